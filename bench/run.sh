@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The A/B benchmark: stock 7.3-rc7 against the series (and the
+# sort-every-symbol variant), loading generated modules in qemu.
+#
+# Usage: bench/run.sh [--sizes "2000 8000 16000"] [--big] [--runs N] [--out DIR]
+#   --big   adds a 65,000-function module (amdgpu scale; stock needs
+#           minutes per load under TCG)
+#   --runs  loads per module and kernel (default 3)
+#   --out   results directory (default: results/ in this repository)
+#
+# Prints a markdown table, writes DIR/results.md and DIR/plot.png, and
+# fails if any module's lines in available_filter_functions differ between
+# the kernels.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+BASE=7.3
+FRAG=$TOP/config/x86_64-bench.config
+KERNELS=(stock variant patched)
+
+build_kernels() {
+	local tree=$1
+	"$TOP/scripts/build-kernel.sh" "$tree" base "$BUILD/stock" "$FRAG"
+	git -C "$tree" checkout -q -B variant series
+	git -C "$tree" am -q "$TOP/bench/variant-sort-all-symbols.patch" || {
+		git -C "$tree" am --abort || true
+		die "bench/variant-sort-all-symbols.patch does not apply on the series"
+	}
+	"$TOP/scripts/build-kernel.sh" "$tree" variant "$BUILD/variant" "$FRAG"
+	"$TOP/scripts/build-kernel.sh" "$tree" series "$BUILD/patched" "$FRAG"
+}
+
+# Modules are built once, against the patched kernel, and the same .ko
+# files are loaded by every kernel.
+build_modules() {
+	local work=$1 n name
+	: >"$work/modules.list"
+	for n in $SIZES; do
+		name=modsyms_$n
+		rm -rf "${work:?}/$name"
+		"$TOP/scripts/gen-module.sh" bench "$name" "$n" "$work/$name"
+		log "building $name.ko ($n functions)"
+		"$TOP/scripts/build-module.sh" "$BUILD/patched" "$work/$name"
+		cp "$work/$name/$name.ko" "$work/"
+		echo "$name.ko" >>"$work/modules.list"
+	done
+}
+
+run_kernels() {
+	local work=$1 k limit
+	echo "$RUNS" >"$work/runs"
+	# shellcheck disable=SC2046
+	"$TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$TOP/guest/bench.sh" \
+		"$work/runs" "$work/modules.list" $(sed "s|^|$work/|" "$work/modules.list")
+	limit=$((600 + RUNS * 240 * $(wc -l <"$work/modules.list") * (BIG + 1)))
+	for k in "${KERNELS[@]}"; do
+		log "booting $k (runs: $RUNS, limit ${limit}s)"
+		"$TOP/scripts/run-guest.sh" "$BUILD/$k/arch/x86/boot/bzImage" \
+			"$work/bench.cpio" "$work/guest-$k" "$limit"
+	done
+}
+
+# Each module's added lines must be the same on every kernel.
+compare_lists() {
+	local work=$1 name k bad=0
+	while read -r ko; do
+		name=${ko%.ko}
+		for k in "${KERNELS[@]}"; do
+			"$TOP/scripts/list-delta.sh" "$work/guest-$k/files/$name.before" \
+				"$work/guest-$k/files/$name.after" >"$work/$name.$k.delta"
+		done
+		for k in variant patched; do
+			if cmp -s "$work/$name.stock.delta" "$work/$name.$k.delta"; then
+				echo "list check: $name: $k identical to stock ($(wc -l <"$work/$name.stock.delta") lines)"
+			else
+				echo "list check: $name: $k DIFFERS from stock:"
+				diff "$work/$name.stock.delta" "$work/$name.$k.delta" | head -n 20
+				bad=1
+			fi
+		done
+	done <"$work/modules.list"
+	return $bad
+}
+
+collect() {
+	local work=$1 out=$2 k
+	mkdir -p "$out"
+	for k in "${KERNELS[@]}"; do
+		awk -v k="$k" '{ n = $1; sub("^modsyms_", "", n); printf "%s\t%s\t%s\t%s\t%s\t%s\n", k, $1, n, $2, $3, $4 }' \
+			"$work/guest-$k/files/times"
+	done >"$out/times.tsv"
+	{
+		echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version), stock and with patches/$BASE"
+		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES), gcc $(gcc -dumpfullversion)"
+		echo "- qemu: $(qemu-system-x86_64 --version | head -n 1), accel $("$TOP/scripts/qemu-accel.sh" "$BUILD/patched/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol; the same .ko loaded by every kernel"
+		echo "- runs: $RUNS loads per module and kernel, no tracer active; insmod = trace_marker before and after insmod; enable = kprobe/kretprobe on ftrace_module_enable(); times in the trace clock (us)"
+		echo "- kernels: stock = the Debian source as is; patched = the series; variant = the series + bench/variant-sort-all-symbols.patch (all text symbols sorted with sort(), binary search per record)"
+		echo "- date: $(date -u +%Y-%m-%d)"
+	} >"$out/facts.md"
+}
+
+main() {
+	SIZES="2000 8000 16000"
+	RUNS=3
+	BIG=0
+	local out=$TOP/results work tree
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--sizes) SIZES=$2; shift 2 ;;
+		--big) BIG=1; shift ;;
+		--runs) RUNS=$2; shift 2 ;;
+		--out) out=$2; shift 2 ;;
+		*) die "unknown option '$1' (see the head of $0)" ;;
+		esac
+	done
+	[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive number"
+	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
+	"$TOP/scripts/install-deps.sh"
+	BUILD=$CACHE/build/$BASE
+	work=$CACHE/bench
+	rm -rf "$work"
+	mkdir -p "$work"
+	tree=$("$TOP/scripts/make-tree.sh" "$BASE")
+	build_kernels "$tree"
+	build_modules "$work"
+	run_kernels "$work"
+	collect "$work" "$out"
+	"$TOP/bench/report.sh" "$out"
+	cat "$out/results.md"
+	compare_lists "$work" | tee "$out/list-check.txt"
+}
+
+main "$@"

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Guest side of the A/B benchmark. For each module in /files/modules.list:
+# snapshot available_filter_functions, then RUNS times load it (timing the
+# whole insmod and, with kprobes, ftrace_module_enable()) and unload it.
+# The list right after the first load is sent to the host with the snapshot
+# taken before it, so the host can compare stock and patched line for line.
+# shellcheck source=guest/lib.sh
+. /lib.sh
+AFF=$TRACING/available_filter_functions
+RUNS=$(cat /files/runs)
+
+setup_probes || { echo "cannot set kprobes on ftrace_module_enable"; exit 1; }
+: >/tmp/times
+while read -r ko; do
+	name=${ko%.ko}
+	cat "$AFF" >/tmp/before
+	i=1
+	while [ "$i" -le "$RUNS" ]; do
+		t=$(time_insmod "/files/$ko") || { echo "insmod $ko failed"; exit 1; }
+		echo "$name $i $t" >>/tmp/times
+		echo "bench: $name run $i: $t"
+		if [ "$i" -eq 1 ]; then
+			cat "$AFF" >/tmp/after
+			send "$name.before" /tmp/before
+			send "$name.after" /tmp/after
+		fi
+		rmmod "$name" || { echo "rmmod $name failed"; exit 1; }
+		i=$((i + 1))
+	done
+done </files/modules.list
+send times /tmp/times
+exit 0

@@ -1,0 +1,40 @@
+# shellcheck shell=sh
+# Helpers for the guest test scripts (busybox sh).
+
+TRACING=/sys/kernel/tracing
+
+# send NAME FILE: copy FILE to the host over ttyS1, framed by markers.
+send() {
+	{
+		echo "=== BEGIN $1"
+		cat "$2"
+		echo "=== END $1"
+	} >/dev/ttyS1
+}
+
+# Timestamps of the kprobes on ftrace_module_enable() (entry, return) and
+# of trace_marker writes around insmod, in the trace buffer, microseconds.
+setup_probes() {
+	echo 'p:fme_entry ftrace_module_enable' >"$TRACING/kprobe_events" || return 1
+	echo 'r:fme_return ftrace_module_enable' >>"$TRACING/kprobe_events" || return 1
+	echo 1 >"$TRACING/events/kprobes/enable" || return 1
+	echo 1 >"$TRACING/tracing_on"
+}
+
+# time_insmod KO: load KO and print "<insmod us> <ftrace_module_enable us>".
+time_insmod() {
+	echo >"$TRACING/trace"
+	echo insmod-start >"$TRACING/trace_marker"
+	insmod "$1" || return 1
+	echo insmod-end >"$TRACING/trace_marker"
+	awk '
+		function ts(line,   a, n) { n = split(line, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", a[i]); return a[i] } }
+		/insmod-start/ { s = ts($0) }
+		/insmod-end/ { e = ts($0) }
+		/fme_entry:/ { fs = ts($0) }
+		/fme_return:/ { fe = ts($0) }
+		END {
+			if (s == "" || e == "" || fs == "" || fe == "") { print "missing timestamps" > "/dev/stderr"; exit 1 }
+			printf "%d %d\n", (e - s) * 1000000 + 0.5, (fe - fs) * 1000000 + 0.5
+		}' "$TRACING/trace"
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Build one kernel out of tree, with ccache: check out REF in TREE, configure
+# tinyconfig + the given fragments, build bzImage into OBJ.
+#
+# Usage: scripts/build-kernel.sh TREE REF OBJ FRAGMENT...
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+checkout() {
+	local tree=$1 ref=$2
+	git -C "$tree" checkout -q "$ref" 2>/dev/null ||
+		git -C "$tree" checkout -q --detach "$ref" ||
+		die "cannot check out $ref in $tree"
+}
+
+configure() {
+	local tree=$1 obj=$2 frag opt
+	shift 2
+	make -s -C "$tree" O="$obj" tinyconfig >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
+		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
+	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+	# Every option a fragment asks for must have survived olddefconfig.
+	for frag in "$@"; do
+		while read -r opt; do
+			grep -qxF "$opt" "$obj/.config" ||
+				die "$(basename "$frag"): '$opt' did not stick in $obj/.config"
+		done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag")
+		while read -r opt; do
+			! grep -q "^${opt}=" "$obj/.config" ||
+				die "$(basename "$frag"): '$opt' should be unset"
+		done < <(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$frag")
+	done
+}
+
+main() {
+	[ $# -ge 4 ] || die "usage: $0 TREE REF OBJ FRAGMENT..."
+	local tree=$1 ref=$2 obj=$3
+	shift 3
+	need_cmd make gcc ccache flex bison bc
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=8G
+	mkdir -p "$obj"
+	checkout "$tree" "$ref"
+	log "configuring $(basename "$obj") ($ref)"
+	configure "$tree" "$obj" "$@"
+	log "building $(basename "$obj") ($ref)"
+	make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage modules >"$obj/build.log" 2>&1 || {
+		grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2
+		tail -n 20 "$obj/build.log" >&2
+		die "kernel build failed in $obj (log: $obj/build.log)"
+	}
+	log "built $obj/arch/x86/boot/bzImage"
+}
+
+main "$@"

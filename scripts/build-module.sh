@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Build a generated external module against a built kernel.
+#
+# Usage: scripts/build-module.sh OBJ MODDIR
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+main() {
+	[ $# -eq 2 ] || die "usage: $0 OBJ MODDIR"
+	local obj=$1 dir=$2
+	[ -r "$obj/Module.symvers" ] || die "$obj is not a built kernel (no Module.symvers)"
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE
+	make -C "$obj" M="$dir" CC="ccache gcc" -j"$(nproc)" modules >"$dir/build.log" 2>&1 || {
+		grep -E 'error|warning' "$dir/build.log" | head -n 20 >&2
+		die "module build failed in $dir (log: $dir/build.log)"
+	}
+	! grep -q 'warning:' "$dir/build.log" ||
+		die "module build in $dir has warnings (log: $dir/build.log)"
+}
+
+main "$@"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Export a series from a kernel work tree to patches/BASE with git
+# format-patch: the commits from tag "base" to HEAD, a cover letter made
+# from cover/BASE.txt (first line: subject; then the body), and the quilt
+# series file. Nothing in patches/ is edited by hand.
+#
+# Usage: scripts/export-series.sh TREE BASE
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+main() {
+	[ $# -eq 2 ] || die "usage: $0 TREE BASE"
+	local tree=$1 base=$2 out cover branch
+	out=$TOP/patches/$base
+	cover=$TOP/cover/$base.txt
+	[ -r "$cover" ] || die "no cover letter text $cover"
+	branch=$(git -C "$tree" symbolic-ref --short HEAD) ||
+		die "$tree: HEAD is not on a branch"
+	git -C "$tree" config "branch.$branch.description" "$(cat "$cover")"
+	rm -rf "$out"
+	mkdir -p "$out"
+	git -C "$tree" format-patch -q --cover-letter --cover-from-description=auto \
+		--no-signature --zero-commit --base=none --thread=shallow \
+		-o "$out" base..HEAD >/dev/null 2>&1 ||
+		git -C "$tree" format-patch -q --cover-letter --cover-from-description=auto \
+			--no-signature --zero-commit --thread=shallow \
+			-o "$out" base..HEAD >/dev/null ||
+		die "git format-patch failed in $tree"
+	local p
+	for p in "$out"/*.patch; do
+		case ${p##*/} in 0000-cover-letter.patch) ;; *) echo "${p##*/}" ;; esac
+	done >"$out/series"
+	log "exported $(wc -l <"$out/series") patches to $out"
+}
+
+main "$@"

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Fetch the Debian linux-source package of one base into the cache and
+# print the path of the kernel source tarball it ships.
+#
+# Usage: scripts/fetch-base.sh BASE      (BASE is a first column of ./bases)
+#
+# sid and experimental are reached through an apt configuration private to
+# this project (its own sources, lists and archive cache); /etc/apt is never
+# touched.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+APTDIR=$CACHE/apt
+
+apt_private() {
+	apt-get -q \
+		-o Dir::Etc::SourceList="$APTDIR/sources.list" \
+		-o Dir::Etc::SourceParts="$APTDIR/sources.list.d" \
+		-o Dir::Etc::Preferences="$APTDIR/preferences" \
+		-o Dir::Etc::PreferencesParts="$APTDIR/preferences.d" \
+		-o Dir::State::Lists="$APTDIR/lists" \
+		-o Dir::Cache="$APTDIR/cache" \
+		-o APT::Default-Release= \
+		"$@"
+}
+
+setup_apt() {
+	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial" \
+		"$APTDIR/sources.list.d" "$APTDIR/preferences.d"
+	: >"$APTDIR/preferences"
+	cat >"$APTDIR/sources.list" <<EOS
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian experimental main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
+EOS
+	[ -r /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		die "debian-archive-keyring is not installed (scripts/install-deps.sh)"
+	# Lists are refreshed at most once a day.
+	if [ -z "$(find "$APTDIR/lists" -maxdepth 1 -name '*Packages*' -mtime -1 -print -quit)" ]; then
+		log "updating the project's private apt lists"
+		apt_private update >"$APTDIR/update.log" 2>&1 || {
+			tail -n 20 "$APTDIR/update.log" >&2
+			die "apt-get update of the private lists failed (is the Debian archive reachable?)"
+		}
+	fi
+}
+
+fetch_deb() {
+	local pkg=$1 ver=$2 out=$3 deb
+	deb=$out/${pkg}_${ver//:/%3a}_all.deb
+	if [ ! -s "$deb" ]; then
+		setup_apt
+		log "downloading $pkg=$ver"
+		(cd "$out" && apt_private download "$pkg=$ver") >"$out/download.log" 2>&1 || {
+			tail -n 20 "$out/download.log" >&2
+			die "could not download $pkg=$ver from the Debian archive"
+		}
+	fi
+	[ -s "$deb" ] || die "download of $pkg=$ver left no $deb"
+	printf '%s\n' "$deb"
+}
+
+extract_tarball() {
+	local deb=$1 out=$2 tmp tarball
+	tarball=$(find "$out" -maxdepth 1 -name 'linux-source-*.tar.*' -print -quit)
+	if [ -z "$tarball" ]; then
+		tmp=$(mktemp -d "$out/extract.XXXXXX")
+		dpkg-deb -x "$deb" "$tmp" || { rm -rf "$tmp"; die "cannot unpack $deb"; }
+		tarball=$(find "$tmp/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' -print -quit)
+		[ -n "$tarball" ] || { rm -rf "$tmp"; die "$deb ships no linux-source tarball"; }
+		mv "$tarball" "$out/"
+		tarball=$out/$(basename "$tarball")
+		rm -rf "$tmp"
+	fi
+	printf '%s\n' "$tarball"
+}
+
+main() {
+	[ $# -eq 1 ] || die "usage: $0 BASE"
+	local base=$1 pkg ver out deb
+	pkg=$(base_info "$base" pkg)
+	ver=$(base_info "$base" version)
+	need_cmd apt-get dpkg-deb
+	out=$CACHE/src/$base
+	mkdir -p "$out"
+	deb=$(fetch_deb "$pkg" "$ver" "$out")
+	extract_tarball "$deb" "$out"
+}
+
+main "$@"

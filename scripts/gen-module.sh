@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Generate the C sources and Kbuild file of a test module.
+#
+# Usage: scripts/gen-module.sh bench NAME NFUNCS DIR
+#        scripts/gen-module.sh weak NAME DIR
+#
+# bench: NFUNCS one-line global functions, each with a static data symbol,
+#   split over files of 1,000 functions. With call padding every function
+#   also gets a __pfx_ symbol, so the symtab looks like a real module's:
+#   functions, padding symbols and data.
+# weak: weak functions in one object file, strong overrides of some of them
+#   in another, plain functions and init text functions. The fentry sites of
+#   the overridden weak functions stay in __mcount_loc with no symbol of
+#   their own. DIR/expect.live lists the functions that must be traceable
+#   after init, DIR/expect.dead the number of dead sites.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+PER_FILE=1000
+
+gen_bench_file() {
+	local name=$1 first=$2 last=$3
+	awk -v n="$name" -v a="$first" -v b="$last" 'BEGIN {
+		print "// SPDX-License-Identifier: GPL-2.0"
+		print "#include <linux/compiler.h>"
+		for (i = a; i <= b; i++) {
+			printf "static int %s_data_%d __used = %d;\n", n, i, i
+			printf "int %s_fn_%d(int x);\n", n, i
+			printf "int %s_fn_%d(int x)\n{\n\treturn x * %d + %s_data_%d;\n}\n", n, i, i % 97 + 2, n, i
+		}
+	}'
+}
+
+gen_bench() {
+	local name=$1 nfuncs=$2 dir=$3 first objs="" f=0
+	[[ $nfuncs =~ ^[1-9][0-9]*$ ]] || die "NFUNCS must be a positive number, not '$nfuncs'"
+	for ((first = 0; first < nfuncs; first += PER_FILE)); do
+		gen_bench_file "$name" "$first" $((first + PER_FILE < nfuncs ? first + PER_FILE - 1 : nfuncs - 1)) \
+			>"$dir/${name}_$f.c"
+		objs+=" ${name}_$f.o"
+		f=$((f + 1))
+	done
+	cat >"$dir/${name}_main.c" <<EOC
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/module.h>
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ftrace-modsyms benchmark module, $nfuncs functions");
+EOC
+	printf 'obj-m := %s.o\n%s-y := %s_main.o%s\n' "$name" "$name" "$name" "$objs" >"$dir/Kbuild"
+}
+
+# Weak functions: WEAK of them, the even ones overridden in the strong file.
+WEAK=12
+PLAIN=8
+INIT=3
+
+gen_weak() {
+	local name=$1 dir=$2 i
+	{
+		echo '// SPDX-License-Identifier: GPL-2.0'
+		echo '#include <linux/compiler.h>'
+		echo '#include "weak.h"'
+		for ((i = 0; i < WEAK; i++)); do
+			printf '__weak int %s_hook_%d(int x)\n{\n\treturn x + %d;\n}\n' "$name" "$i" "$i"
+		done
+		for ((i = 0; i < PLAIN; i++)); do
+			printf 'int %s_plain_%d(int x)\n{\n\treturn %s_hook_%d(x) * 3;\n}\n' "$name" "$i" "$name" $((i % WEAK))
+		done
+	} >"$dir/${name}_weak.c"
+	{
+		echo '// SPDX-License-Identifier: GPL-2.0'
+		echo '#include <linux/compiler.h>'
+		echo '#include "weak.h"'
+		for ((i = 0; i < WEAK; i += 2)); do
+			printf 'int %s_hook_%d(int x)\n{\n\treturn x - %d;\n}\n' "$name" "$i" "$i"
+		done
+	} >"$dir/${name}_strong.c"
+	{
+		for ((i = 0; i < WEAK; i++)); do
+			printf 'int %s_hook_%d(int x);\n' "$name" "$i"
+		done
+		for ((i = 0; i < PLAIN; i++)); do
+			printf 'int %s_plain_%d(int x);\n' "$name" "$i"
+		done
+	} >"$dir/weak.h"
+	{
+		echo '// SPDX-License-Identifier: GPL-2.0'
+		echo '#include <linux/init.h>'
+		echo '#include <linux/module.h>'
+		echo '#include "weak.h"'
+		for ((i = 0; i < INIT; i++)); do
+			printf 'static noinline int __init %s_setup_%d(int x)\n{\n\treturn %s_plain_%d(x);\n}\n' \
+				"$name" "$i" "$name" "$i"
+		done
+		printf 'static int __init %s_init(void)\n{\n\tint r = 0;\n\n' "$name"
+		for ((i = 0; i < INIT; i++)); do
+			printf '\tr += %s_setup_%d(%d);\n' "$name" "$i" "$i"
+		done
+		printf '\treturn r < 0 ? r : 0;\n}\nmodule_init(%s_init);\n\n' "$name"
+		printf 'static void __exit %s_exit(void)\n{\n}\nmodule_exit(%s_exit);\n' "$name" "$name"
+		echo 'MODULE_LICENSE("GPL");'
+		echo 'MODULE_DESCRIPTION("ftrace-modsyms test module with overridden weak functions");'
+	} >"$dir/${name}_main.c"
+	printf 'obj-m := %s.o\n%s-y := %s_weak.o %s_strong.o %s_main.o\n' \
+		"$name" "$name" "$name" "$name" "$name" >"$dir/Kbuild"
+	# Traceable after init: every hook (strong or weak survivor) and every
+	# plain function (__exit is notrace, init text is gone). Dead: the
+	# overridden weak hooks.
+	{
+		for ((i = 0; i < WEAK; i++)); do printf '%s_hook_%d\n' "$name" "$i"; done
+		for ((i = 0; i < PLAIN; i++)); do printf '%s_plain_%d\n' "$name" "$i"; done
+	} | sort >"$dir/expect.live"
+	echo $(((WEAK + 1) / 2)) >"$dir/expect.dead"
+}
+
+main() {
+	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR | weak NAME DIR"
+	local kind=$1
+	shift
+	case $kind in
+	bench)
+		[ $# -eq 3 ] || die "usage: $0 bench NAME NFUNCS DIR"
+		mkdir -p "$3"
+		gen_bench "$1" "$2" "$3"
+		;;
+	weak)
+		[ $# -eq 2 ] || die "usage: $0 weak NAME DIR"
+		mkdir -p "$2"
+		gen_weak "$1" "$2"
+		;;
+	*) die "unknown module kind '$kind' (bench or weak)" ;;
+	esac
+}
+
+main "$@"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Install, with apt-get, the Debian packages the pipeline needs.
+# Packages that are already installed are left alone; nothing is removed.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+PKGS=(
+	# fetch and import the base
+	ca-certificates debian-archive-keyring xz-utils git
+	# build the kernel
+	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
+	kmod ccache python3 perl rsync file
+	# guest
+	qemu-system-x86 qemu-system-data busybox-static
+	# checks and plots
+	codespell gnuplot-nox gawk shellcheck
+)
+
+main() {
+	local missing=() p
+	[ "$(id -u)" -eq 0 ] || die "run as root (apt-get install)"
+	for p in "${PKGS[@]}"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+			missing+=("$p")
+	done
+	if [ ${#missing[@]} -eq 0 ]; then
+		log "all ${#PKGS[@]} packages already installed"
+		return 0
+	fi
+	log "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get -q update >/tmp/ftrace-modsyms-apt-update.log 2>&1 || {
+		tail -n 20 /tmp/ftrace-modsyms-apt-update.log >&2
+		die "apt-get update failed"
+	}
+	apt-get -q install -y --no-install-recommends "${missing[@]}" \
+		>/tmp/ftrace-modsyms-apt-install.log 2>&1 || {
+		tail -n 30 /tmp/ftrace-modsyms-apt-install.log >&2
+		die "apt-get install of ${missing[*]} failed"
+	}
+}
+
+main "$@"

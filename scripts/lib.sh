@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# Common helpers for the scripts of this project. Source it; do not run it.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${FTRACE_MODSYMS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ftrace-modsyms}
+export TOP CACHE
+
+log() {
+	printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2
+}
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' not found; run scripts/install-deps.sh first"
+	done
+}
+
+# base_info BASE FIELD: one field of the table of supported bases.
+#   pkg      Debian binary package that ships the source tarball
+#   version  exact package version
+#   suite    Debian suite the version is fetched from
+base_info() {
+	local base=$1 field=$2 line
+	line=$(awk -v b="$base" '$1 == b' "$TOP/bases") ||
+		die "cannot read $TOP/bases"
+	[ -n "$line" ] || die "unknown base '$base' (known: $(awk '!/^#/ {printf "%s ", $1}' "$TOP/bases"))"
+	case $field in
+	pkg) awk '{print $2}' <<<"$line" ;;
+	version) awk '{print $3}' <<<"$line" ;;
+	suite) awk '{print $4}' <<<"$line" ;;
+	*) die "base_info: unknown field '$field'" ;;
+	esac
+}

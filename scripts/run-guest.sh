@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Boot a kernel with an initramfs in qemu and wait for its /test.sh.
+#
+# Usage: scripts/run-guest.sh KERNEL INITRAMFS OUTDIR TIMEOUT_SECONDS
+#
+# OUTDIR/console.log gets the serial console, OUTDIR/data.log what the guest
+# sent over ttyS1; OUTDIR/files/NAME each file framed there by send().
+# Exit 0 only when the guest reached "GUEST-DONE rc=0".
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+split_data() {
+	local data=$1 dir=$2
+	mkdir -p "$dir"
+	awk -v dir="$dir" '
+		/^=== BEGIN / { f = dir "/" $3; printf "" > f; next }
+		/^=== END / { close(f); f = ""; next }
+		f != "" { print > f }' "$data"
+}
+
+main() {
+	[ $# -eq 4 ] || die "usage: $0 KERNEL INITRAMFS OUTDIR TIMEOUT_SECONDS"
+	local kernel=$1 initrd=$2 out=$3 limit=$4 accel rc=0
+	need_cmd qemu-system-x86_64 timeout
+	[ -r "$kernel" ] || die "no kernel image $kernel"
+	[ -r "$initrd" ] || die "no initramfs $initrd"
+	accel=$("$TOP/scripts/qemu-accel.sh" "$kernel")
+	mkdir -p "$out"
+	rm -rf "$out/files" "$out/console.log" "$out/data.log"
+	timeout --foreground -k 5 "$limit" \
+		qemu-system-x86_64 -accel "$accel" -cpu max -m 2G -smp 1 \
+		-nographic -no-reboot -nodefaults \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 ${GUEST_CMDLINE:-}" \
+		-serial "file:$out/console.log" -serial "file:$out/data.log" \
+		</dev/null >"$out/qemu.log" 2>&1 || rc=$?
+	split_data "$out/data.log" "$out/files"
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		tail -n 25 "$out/console.log" >&2
+		die "guest did not finish within ${limit}s ($accel); console: $out/console.log"
+	fi
+	if ! grep -aq 'GUEST-DONE rc=' "$out/console.log"; then
+		tail -n 25 "$out/console.log" >&2
+		cat "$out/qemu.log" >&2
+		die "guest stopped before its test finished (qemu exit $rc); console: $out/console.log"
+	fi
+	if ! grep -aq 'GUEST-DONE rc=0' "$out/console.log"; then
+		tail -n 25 "$out/console.log" >&2
+		die "guest test failed: $(grep -a -o -m1 'GUEST-DONE rc=[0-9]*' "$out/console.log"); console: $out/console.log"
+	fi
+}
+
+main "$@"

@@ -1,0 +1,202 @@
+# shellcheck shell=bash
+# The checks run by tests/run.sh; each function is one check and prints,
+# indented by two spaces, what it checked. Sourced, not run.
+
+FRAG=$TOP/config/x86_64-bench.config
+
+t_shellcheck() {
+	local files
+	mapfile -t files < <(git -C "$TOP" ls-files '*.sh' 'guest/init' '.ci/run')
+	[ ${#files[@]} -gt 0 ] || { echo "no shell scripts found"; return 1; }
+	(cd "$TOP" && shellcheck -x "${files[@]}")
+	echo "  shellcheck clean: ${#files[@]} scripts"
+}
+
+t_unknown_base() {
+	local err
+	if err=$("$TOP/scripts/fetch-base.sh" no-such-base 2>&1); then
+		echo "fetch-base.sh accepted an unknown base"
+		return 1
+	fi
+	grep -q "unknown base 'no-such-base'" <<<"$err" || { echo "unclear error: $err"; return 1; }
+	echo "  an unknown base is refused: $err"
+}
+
+t_fetch_base() {
+	local tarball
+	tarball=$("$TOP/scripts/fetch-base.sh" "$TEST_BASE")
+	[ -s "$tarball" ] || { echo "no tarball at '$tarball'"; return 1; }
+	tar -tf "$tarball" | grep -q '^[^/]*/kernel/trace/ftrace.c$' ||
+		{ echo "$tarball has no kernel/trace/ftrace.c"; return 1; }
+	echo "  $(base_info "$TEST_BASE" pkg) $(base_info "$TEST_BASE" version): $(basename "$tarball"), $(du -m "$tarball" | cut -f1) MiB, has kernel/trace/ftrace.c"
+}
+
+# git am every patch, in series order, on a new work tree of the base.
+t_git_am_fresh() {
+	local repo tmp p n=0 dir=$TOP/patches/$TEST_BASE
+	repo=$("$TOP/scripts/import-base.sh" "$TEST_BASE")
+	tmp=$CACHE/trees/$TEST_BASE/am-check
+	rm -rf "$tmp"
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q --detach "$tmp" base
+	while read -r p; do
+		git -C "$tmp" am -q "$dir/$p" || { echo "git am failed on $p"; return 1; }
+		echo "  git am $p: applied"
+		n=$((n + 1))
+	done <"$dir/series"
+	[ "$(git -C "$tmp" rev-list --count base..HEAD)" -eq "$n" ] || return 1
+	git -C "$repo" worktree remove --force "$tmp"
+	echo "  $n patches applied on a new tree of $(base_info "$TEST_BASE" pkg) $(base_info "$TEST_BASE" version)"
+}
+
+# The patch that does not apply is named, and the tree is left at base.
+t_bad_patch_named() {
+	local bad err tree
+	bad=$(mktemp -d)
+	mkdir -p "$bad/$TEST_BASE"
+	cp "$TOP/patches/$TEST_BASE"/*.patch "$TOP/patches/$TEST_BASE/series" "$bad/$TEST_BASE/"
+	p=$(tail -n 1 "$bad/$TEST_BASE/series")
+	sed -i '0,/^@@ /s/^\(@@ .*\)$/\1\n-this line is not in the base/' "$bad/$TEST_BASE/$p"
+	if err=$(FTRACE_MODSYMS_PATCHES=$bad "$TOP/scripts/make-tree.sh" "$TEST_BASE" 2>&1); then
+		rm -rf "$bad"
+		echo "a corrupted $p was applied"
+		return 1
+	fi
+	rm -rf "$bad"
+	grep -q "patch $p does not apply" <<<"$err" || { echo "unclear error: $err"; return 1; }
+	tree=$CACHE/trees/$TEST_BASE/src
+	[ -z "$(git -C "$tree" status --porcelain)" ] || { echo "tree left dirty"; return 1; }
+	echo "  a corrupted $p is refused: $(grep 'error:' <<<"$err")"
+}
+
+checkpatch_all() {
+	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE
+	shift
+	while read -r p; do
+		"$cp" --strict --no-signoff --codespell --terse --show-types "$@" "$dir/$p" ||
+			{ echo "checkpatch: $p"; return 1; }
+		n=$((n + 1))
+	done <"$dir/series"
+	echo "  $n patches clean"
+}
+
+t_checkpatch_73() {
+	local tree
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl)
+	echo "  with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree"
+}
+
+# The Assisted-by: tag must also pass the 6.12 checkpatch (stable trees).
+t_checkpatch_612() {
+	local tarball dir=$CACHE/checkpatch-6.12
+	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
+		tarball=$("$TOP/scripts/fetch-base.sh" 6.12)
+		mkdir -p "$dir"
+		tar -xf "$tarball" -C "$dir" --strip-components=1 --wildcards \
+			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch'
+	fi
+	checkpatch_all "$dir/scripts/checkpatch.pl" --no-tree
+	echo "  with the checkpatch.pl of $(base_info 6.12 pkg) $(base_info 6.12 version) (--no-tree)"
+}
+
+# Every patch, applied in order, builds kernel/trace and kernel/module with
+# no warning (the base has none either).
+t_bisect_build() {
+	local tree obj c w
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	obj=$CACHE/build/$TEST_BASE/bisect
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE
+	for c in base $(git -C "$tree" rev-list --reverse base..series); do
+		git -C "$tree" checkout -q --detach "$c"
+		mkdir -p "$obj"
+		[ -s "$obj/.config" ] || {
+			make -s -C "$tree" O="$obj" tinyconfig >/dev/null
+			"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$FRAG" >/dev/null
+		}
+		make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+		make -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" kernel/trace/ kernel/module/ \
+			>"$obj/build-$c.log" 2>&1 || { tail -n 20 "$obj/build-$c.log"; echo "build failed at $c"; return 1; }
+		w=$(grep -c 'warning:' "$obj/build-$c.log" || true)
+		[ "$w" -eq 0 ] || { grep 'warning:' "$obj/build-$c.log"; echo "warnings at $c"; return 1; }
+		echo "  $(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-72): builds, 0 warnings"
+	done
+	git -C "$tree" checkout -q series
+}
+
+t_build() {
+	local kind=$1 ref tree
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	case $kind in stock) ref=base ;; patched) ref=series ;; esac
+	"$TOP/scripts/build-kernel.sh" "$tree" "$ref" "$CACHE/build/$TEST_BASE/$kind" "$FRAG"
+	echo "  $kind kernel ($ref) links: $(du -k "$CACHE/build/$TEST_BASE/$kind/arch/x86/boot/bzImage" | cut -f1) KiB bzImage"
+}
+
+# Boot a kernel with the weak-function module: load, unload, reload.
+weak_guest() {
+	local kind=$1 work=$CACHE/test-weak
+	[ -s "$work/modweak/modweak.ko" ] || return 1
+	"$TOP/scripts/mkinitramfs.sh" "$work/weak.cpio" "$TOP/guest/weak.sh" "$work/modweak/modweak.ko"
+	"$TOP/scripts/run-guest.sh" "$CACHE/build/$TEST_BASE/$kind/arch/x86/boot/bzImage" \
+		"$work/weak.cpio" "$work/guest-$kind" 300
+}
+
+t_weak_module_build() {
+	local work=$CACHE/test-weak
+	rm -rf "$work"
+	"$TOP/scripts/gen-module.sh" weak modweak "$work/modweak"
+	"$TOP/scripts/build-module.sh" "$CACHE/build/$TEST_BASE/patched" "$work/modweak"
+	echo "  modweak.ko: $(wc -l <"$work/modweak/expect.live") live functions, $(cat "$work/modweak/expect.dead") overridden weak ones, init text"
+}
+
+t_weak_boot() {
+	local kernel=$CACHE/build/$TEST_BASE/$1/arch/x86/boot/bzImage
+	weak_guest "$1"
+	echo "  $1 kernel booted (qemu $("$TOP/scripts/qemu-accel.sh" "$kernel")), loaded, unloaded and reloaded modweak.ko"
+}
+
+# The exact function list of the module on the patched kernel.
+t_weak_list() {
+	local work=$CACHE/test-weak g delta names n dead
+	g=$work/guest-patched/files
+	delta=$("$TOP/scripts/list-delta.sh" "$g/before" "$g/loaded")
+	names=$(grep -v '^__ftrace_invalid_address___' <<<"$delta" | sort)
+	diff <(sed 's/$/ [modweak]/' "$work/modweak/expect.live") <(echo "$names") ||
+		{ echo "named lines differ from the expected live functions"; return 1; }
+	echo "  each of the $(wc -l <"$work/modweak/expect.live") live functions listed once, with [modweak]"
+	n=$(grep -c '^__ftrace_invalid_address___' <<<"$delta" || true)
+	dead=$(cat "$work/modweak/expect.dead")
+	[ "$n" -eq "$dead" ] || { echo "$n invalid lines, expected $dead"; return 1; }
+	echo "  the $dead dead weak sites listed as invalid: $(grep '^__ftrace_invalid' <<<"$delta" | sort | uniq -c | awk '{printf "%s x %s; ", $1, $2}')"
+	cmp -s "$g/before" "$g/unloaded" || { echo "list after unload differs from before load"; return 1; }
+	echo "  unload restores the whole list exactly"
+	cmp -s "$g/loaded" "$g/reloaded" || { echo "list after reload differs from first load"; return 1; }
+	echo "  reload gives the whole list again, identical"
+}
+
+# The module's lines are the same as on stock, byte for byte.
+t_weak_vs_stock() {
+	local work=$CACHE/test-weak s p
+	s=$("$TOP/scripts/list-delta.sh" "$work/guest-stock/files/before" "$work/guest-stock/files/loaded")
+	p=$("$TOP/scripts/list-delta.sh" "$work/guest-patched/files/before" "$work/guest-patched/files/loaded")
+	diff <(echo "$s") <(echo "$p") || { echo "patched differs from stock"; return 1; }
+	echo "  the $(wc -l <<<"$p") lines the load adds are identical on stock and patched"
+}
+
+run_checks() {
+	check "shellcheck" t_shellcheck
+	check "fetch: unknown base refused" t_unknown_base
+	check "fetch: $TEST_BASE base source" t_fetch_base
+	check "series: git am on a fresh $TEST_BASE tree" t_git_am_fresh
+	check "series: a patch that does not apply is named" t_bad_patch_named
+	check "checkpatch --strict ($TEST_BASE)" t_checkpatch_73
+	check "checkpatch --strict (6.12, for the Assisted-by form)" t_checkpatch_612
+	check "series: each patch builds (kernel/trace, kernel/module)" t_bisect_build
+	check "build: stock kernel" t_build stock
+	check "build: patched kernel" t_build patched
+	check "weak module: build" t_weak_module_build
+	check "weak module: boot stock" t_weak_boot stock
+	check "weak module: boot patched" t_weak_boot patched
+	check "weak module: exact list on patched" t_weak_list
+	check "weak module: patched identical to stock" t_weak_vs_stock
+}
