@@ -41,7 +41,8 @@ table() {
 			"$(ms "$me")" "$(ms "$c")" "$(ms "$d")" \
 			"$(awk -v s="$si" -v x="$mi" 'BEGIN { printf(s ? "%.0fx" : "-", s / (x ? x : 1)) }')" \
 			"$(awk -v s="$se" -v x="$me" 'BEGIN { printf(s ? "%.0fx" : "-", s / (x ? x : 1)) }')"
-	done < <(sort -t$'\t' -k3,3n -k1,1r "$sum")
+	done < <(awk -F'\t' -v OFS='\t' '{ r = $1 == "stock" ? 0 : $1 == "patched" ? 1 : 2; print r, $0 }' "$sum" |
+		sort -t$'\t' -k4,4n -k1,1n | cut -f2-)
 }
 
 plot() {

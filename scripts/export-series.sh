@@ -20,12 +20,22 @@ main() {
 	git -C "$tree" config "branch.$branch.description" "$(cat "$cover")"
 	rm -rf "$out"
 	mkdir -p "$out"
+	# Recipients: what get_maintainer.pl of the tree says for the patches.
+	local tmp to=() cc=() who
+	tmp=$(mktemp -d)
+	git -C "$tree" format-patch -q -o "$tmp" base..HEAD >/dev/null ||
+		die "git format-patch failed in $tree"
+	while read -r who; do
+		case $who in
+		*@vger.kernel.org*) cc+=("--cc=$who") ;;
+		?*) to+=("--to=$who") ;;
+		esac
+	done < <(cd "$tree" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-rolestats "$tmp"/*.patch)
+	rm -rf "$tmp"
 	git -C "$tree" format-patch -q --cover-letter --cover-from-description=auto \
-		--no-signature --zero-commit --base=none --thread=shallow \
-		-o "$out" base..HEAD >/dev/null 2>&1 ||
-		git -C "$tree" format-patch -q --cover-letter --cover-from-description=auto \
-			--no-signature --zero-commit --thread=shallow \
-			-o "$out" base..HEAD >/dev/null ||
+		--no-signature --zero-commit --thread=shallow "${to[@]}" "${cc[@]}" \
+		-o "$out" base..HEAD >/dev/null ||
 		die "git format-patch failed in $tree"
 	local p
 	for p in "$out"/*.patch; do
