@@ -41,6 +41,7 @@ main() {
 	. "$TOP/tests/checks.sh"
 	run_checks
 	echo
+	echo "tests took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
 }
