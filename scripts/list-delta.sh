@@ -13,13 +13,16 @@ main() {
 	local d
 	[ -s "$1" ] || die "snapshot $1 is missing or empty"
 	[ -s "$2" ] || die "snapshot $2 is missing or empty"
-	d=$(diff --unchanged-line-format= --old-line-format='-%L' \
-		--new-line-format='+%L' "$1" "$2" || true)
-	if grep -q '^-' <<<"$d"; then
-		grep '^-' <<<"$d" | head -n 5 >&2
+	d=$(mktemp)
+	diff --unchanged-line-format= --old-line-format='-%L' \
+		--new-line-format='+%L' "$1" "$2" >"$d" || true
+	if grep -q '^-' "$d"; then
+		grep '^-' "$d" | head -n 5 >&2
+		rm -f "$d"
 		die "lines of $1 are missing from $2"
 	fi
-	[ -z "$d" ] || printf '%s\n' "${d//$'\n'+/$'\n'}" | sed '1s/^+//'
+	sed -n 's/^+//p' "$d"
+	rm -f "$d"
 }
 
 main "$@"
