@@ -21,7 +21,7 @@ main() {
 	local missing=() p
 	[ "$(id -u)" -eq 0 ] || die "run as root (apt-get install)"
 	for p in "${PKGS[@]}"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = 'install ok installed' ] ||
 			missing+=("$p")
 	done
 	if [ ${#missing[@]} -eq 0 ]; then

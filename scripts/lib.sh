@@ -30,7 +30,7 @@ base_info() {
 	local base=$1 field=$2 line
 	line=$(awk -v b="$base" '$1 == b' "$TOP/bases") ||
 		die "cannot read $TOP/bases"
-	[ -n "$line" ] || die "unknown base '$base' (known: $(awk '!/^#/ {printf "%s ", $1}' "$TOP/bases"))"
+	[ -n "$line" ] || die "unknown base '$base' (known: $(awk '!/^#/ {print $1}' "$TOP/bases" | paste -sd' '))"
 	case $field in
 	pkg) awk '{print $2}' <<<"$line" ;;
 	version) awk '{print $3}' <<<"$line" ;;

@@ -13,7 +13,7 @@ main() {
 	shift 2
 	need_cmd cpio
 	bb=/bin/busybox
-	file -L "$bb" 2>/dev/null | grep -q 'statically linked' ||
+	[[ $(file -L "$bb" 2>/dev/null) == *'statically linked'* ]] ||
 		die "$bb is not a static busybox (install busybox-static)"
 	ROOT=$(mktemp -d)
 	trap 'rm -rf "$ROOT"' EXIT

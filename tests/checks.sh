@@ -26,7 +26,7 @@ t_fetch_base() {
 	local tarball
 	tarball=$("$TOP/scripts/fetch-base.sh" "$TEST_BASE")
 	[ -s "$tarball" ] || { echo "no tarball at '$tarball'"; return 1; }
-	tar -tf "$tarball" | grep -q '^[^/]*/kernel/trace/ftrace.c$' ||
+	tar -tf "$tarball" --wildcards '*/kernel/trace/ftrace.c' >/dev/null ||
 		{ echo "$tarball has no kernel/trace/ftrace.c"; return 1; }
 	echo "  $(base_info "$TEST_BASE" pkg) $(base_info "$TEST_BASE" version): $(basename "$tarball"), $(du -m "$tarball" | cut -f1) MiB, has kernel/trace/ftrace.c"
 }
