@@ -11,7 +11,7 @@ set -euo pipefail
 
 # summary TSV: kernel module functions n med_insmod min max med_enable min max
 summarize() {
-	sort -k1,1 -k3,3n -k5,5n "$1" | awk -F'\t' '
+	sort -k1,1 -k3,3n -k5,5n "$1" | gawk -F'\t' '
 		function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		function flush() {
 			if (key == "") return

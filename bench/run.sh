@@ -75,7 +75,7 @@ compare_lists() {
 				echo "list check: $name: $k identical to stock ($(wc -l <"$work/$name.stock.delta") lines)"
 			else
 				echo "list check: $name: $k DIFFERS from stock:"
-				diff "$work/$name.stock.delta" "$work/$name.$k.delta" | head -n 20
+				{ diff "$work/$name.stock.delta" "$work/$name.$k.delta" || true; } | head -n 20 || true
 				bad=1
 			fi
 		done
@@ -126,10 +126,15 @@ main() {
 	build_kernels "$tree"
 	build_modules "$work"
 	run_kernels "$work"
-	collect "$work" "$out"
-	"$TOP/bench/report.sh" "$out"
-	cat "$out/results.md"
-	compare_lists "$work" | tee "$out/list-check.txt"
+	# Results replace those in --out only when every list matched.
+	collect "$work" "$work/results"
+	"$TOP/bench/report.sh" "$work/results"
+	cat "$work/results/results.md"
+	compare_lists "$work" | tee "$work/results/list-check.txt" ||
+		die "lists differ between kernels; results left in $work/results, $out untouched"
+	mkdir -p "$out"
+	cp "$work/results"/* "$out/"
+	log "results written to $out"
 }
 
 main "$@"

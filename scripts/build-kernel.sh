@@ -46,7 +46,7 @@ main() {
 	configure "$tree" "$obj" "$@"
 	log "building $(basename "$obj") ($ref)"
 	make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage modules >"$obj/build.log" 2>&1 || {
-		grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2
+		{ grep -E 'error|Error' "$obj/build.log" || true; } | head -n 20 >&2 || true
 		tail -n 20 "$obj/build.log" >&2
 		die "kernel build failed in $obj (log: $obj/build.log)"
 	}

@@ -12,7 +12,8 @@ main() {
 	[ -r "$obj/Module.symvers" ] || die "$obj is not a built kernel (no Module.symvers)"
 	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE
 	make -C "$obj" M="$dir" CC="ccache gcc" -j"$(nproc)" modules >"$dir/build.log" 2>&1 || {
-		grep -E 'error|warning' "$dir/build.log" | head -n 20 >&2
+		{ grep -iE 'error|warning' "$dir/build.log" || true; } | head -n 20 >&2 || true
+		tail -n 5 "$dir/build.log" >&2
 		die "module build failed in $dir (log: $dir/build.log)"
 	}
 	! grep -q 'warning:' "$dir/build.log" ||

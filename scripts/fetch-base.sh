@@ -36,28 +36,37 @@ deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian
 EOS
 	[ -r /usr/share/keyrings/debian-archive-keyring.gpg ] ||
 		die "debian-archive-keyring is not installed (scripts/install-deps.sh)"
-	# Lists are refreshed at most once a day.
-	if [ -z "$(find "$APTDIR/lists" -maxdepth 1 -name '*Packages*' -mtime -1 -print -quit)" ]; then
+	# Lists are refreshed at most once a day; the stamp is written only
+	# after an update that succeeded.
+	if [ -z "$(find "$APTDIR" -maxdepth 1 -name updated.stamp -mtime -1 -print -quit)" ]; then
 		log "updating the project's private apt lists"
+		rm -f "$APTDIR/updated.stamp"
 		apt_private update >"$APTDIR/update.log" 2>&1 || {
 			tail -n 20 "$APTDIR/update.log" >&2
 			die "apt-get update of the private lists failed (is the Debian archive reachable?)"
 		}
+		touch "$APTDIR/updated.stamp"
 	fi
 }
 
+# Download into a temporary directory and move the .deb into place only
+# once apt-get has finished: an interrupted run leaves nothing to trust.
 fetch_deb() {
-	local pkg=$1 ver=$2 out=$3 deb
+	local pkg=$1 ver=$2 out=$3 deb tmp
 	deb=$out/${pkg}_${ver//:/%3a}_all.deb
 	if [ ! -s "$deb" ]; then
 		setup_apt
 		log "downloading $pkg=$ver"
-		(cd "$out" && apt_private download "$pkg=$ver") >"$out/download.log" 2>&1 || {
+		tmp=$(mktemp -d "$out/download.XXXXXX")
+		(cd "$tmp" && apt_private download "$pkg=$ver") >"$out/download.log" 2>&1 || {
+			rm -rf "$tmp"
 			tail -n 20 "$out/download.log" >&2
-			die "could not download $pkg=$ver from the Debian archive"
+			die "could not download $pkg=$ver from the Debian archive (is that version still there? see ./bases)"
 		}
+		[ -s "$tmp/$(basename "$deb")" ] || { rm -rf "$tmp"; die "download of $pkg=$ver left no $(basename "$deb")"; }
+		mv "$tmp/$(basename "$deb")" "$deb"
+		rm -rf "$tmp"
 	fi
-	[ -s "$deb" ] || die "download of $pkg=$ver left no $deb"
 	printf '%s\n' "$deb"
 }
 
@@ -82,7 +91,9 @@ main() {
 	pkg=$(base_info "$base" pkg)
 	ver=$(base_info "$base" version)
 	need_cmd apt-get dpkg-deb
-	out=$CACHE/src/$base
+	# One directory per package version: a new version in ./bases never
+	# reuses the source of an old one.
+	out=$CACHE/src/$base/${ver//[:~]/_}
 	mkdir -p "$out"
 	deb=$(fetch_deb "$pkg" "$ver" "$out")
 	extract_tarball "$deb" "$out"

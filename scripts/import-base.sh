@@ -39,8 +39,11 @@ main() {
 	need_cmd git tar xz
 	repo=$CACHE/git/$base
 	mkdir -p "$CACHE/git"
-	if ! git -C "$repo" rev-parse -q --verify 'base^{commit}' >/dev/null 2>&1; then
-		rm -rf "$repo"
+	# The import commit names the package version: re-import when ./bases
+	# names another one, and drop the work trees made from the old import.
+	if [ "$(git -C "$repo" log -1 --format=%s base 2>/dev/null)" != \
+		"Debian $(base_info "$base" pkg) $(base_info "$base" version)" ]; then
+		rm -rf "$repo" "$CACHE/trees/$base"
 		import "$base" "$repo"
 	fi
 	printf '%s\n' "$repo"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install, with apt-get, the Debian packages the pipeline needs.
-# Packages that are already installed are left alone; nothing is removed.
+# Packages that are already installed are left alone. (busybox-static
+# replaces Debian's dynamic busybox, as apt decides.)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -17,7 +17,7 @@ main() {
 	diff --unchanged-line-format= --old-line-format='-%L' \
 		--new-line-format='+%L' "$1" "$2" >"$d" || true
 	if grep -q '^-' "$d"; then
-		grep '^-' "$d" | head -n 5 >&2
+		{ grep '^-' "$d" || true; } | head -n 5 >&2 || true
 		rm -f "$d"
 		die "lines of $1 are missing from $2"
 	fi

@@ -44,6 +44,7 @@ apply_series() {
 	if [ "$sum" = "$old" ] && git -C "$tree" rev-parse -q --verify series >/dev/null; then
 		return 0
 	fi
+	git -C "$tree" config --unset ftrace-modsyms.series-sum || true
 	git -C "$tree" checkout -q -B series base || die "cannot make branch series"
 	while read -r f; do
 		git -C "$tree" am -q --keep-cr "$f" >&2 || {

@@ -95,9 +95,12 @@ t_checkpatch_612() {
 	local tarball dir=$CACHE/checkpatch-6.12
 	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
 		tarball=$("$TOP/scripts/fetch-base.sh" 6.12)
-		mkdir -p "$dir"
-		tar -xf "$tarball" -C "$dir" --strip-components=1 --wildcards \
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		tar -xf "$tarball" -C "$dir.tmp" --strip-components=1 --wildcards \
 			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch'
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
 	fi
 	checkpatch_all "$dir/scripts/checkpatch.pl" --no-tree
 	echo "  with the checkpatch.pl of $(base_info 6.12 pkg) $(base_info 6.12 version) (--no-tree)"
@@ -181,6 +184,10 @@ t_weak_vs_stock() {
 	local work=$CACHE/test-weak s p
 	s=$("$TOP/scripts/list-delta.sh" "$work/guest-stock/files/before" "$work/guest-stock/files/loaded")
 	p=$("$TOP/scripts/list-delta.sh" "$work/guest-patched/files/before" "$work/guest-patched/files/loaded")
+	if [ -z "$s" ] || [ -z "$p" ]; then
+		echo "a load added no lines"
+		return 1
+	fi
 	diff <(echo "$s") <(echo "$p") || { echo "patched differs from stock"; return 1; }
 	echo "  the $(wc -l <<<"$p") lines the load adds are identical on stock and patched"
 }

@@ -19,7 +19,15 @@ check() {
 	shift
 	logf=$LOGS/$(tr -c 'A-Za-z0-9_.-' '_' <<<"$name").log
 	t0=$SECONDS
-	"$@" >"$logf" 2>&1 || rc=$?
+	# In a subshell outside any "||" context, so that set -e holds in the
+	# check: a failing step fails the check even if it is not the last.
+	set +e
+	(
+		set -e
+		"$@"
+	) >"$logf" 2>&1
+	rc=$?
+	set -e
 	if [ $rc -eq 0 ]; then
 		PASSED=$((PASSED + 1))
 		printf 'PASS  %s (%ss)\n' "$name" $((SECONDS - t0))
