@@ -93,7 +93,7 @@ collect() {
 	{
 		echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version), stock and with patches/$BASE"
 		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES), gcc $(gcc -dumpfullversion)"
-		echo "- qemu: $(qemu-system-x86_64 --version | head -n 1), accel $("$TOP/scripts/qemu-accel.sh" "$BUILD/patched/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $("$TOP/scripts/qemu-accel.sh" "$BUILD/patched/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
 		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol; the same .ko loaded by every kernel"
 		echo "- runs: $RUNS loads per module and kernel, no tracer active; insmod = trace_marker before and after insmod; enable = kprobe/kretprobe on ftrace_module_enable(); times in the trace clock (us)"
 		echo "- kernels: stock = the Debian source as is; patched = the series; variant = the series + bench/variant-sort-all-symbols.patch (all text symbols sorted with sort(), binary search per record)"

@@ -12,6 +12,8 @@ PKGS=(
 	# build the kernel
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
 	kmod ccache python3 perl rsync file
+	# build matrix
+	gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
 	# guest
 	qemu-system-x86 qemu-system-data busybox-static
 	# checks and plots

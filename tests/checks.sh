@@ -69,24 +69,34 @@ t_bad_patch_named() {
 	echo "  a corrupted $p is refused: $(grep 'error:' <<<"$err")"
 }
 
+# Debian's codespell keeps its dictionary where checkpatch does not look.
+codespell_dict() {
+	local f
+	f=$(dpkg -L codespell 2>/dev/null | grep '/dictionary\.txt$' | head -n 1 || true)
+	[ -r "$f" ] || { echo "no codespell dictionary (package codespell)" >&2; return 1; }
+	echo "$f"
+}
+
+# The imported trees have no upstream history, so checkpatch cannot look
+# up the commits the changelogs cite: UNKNOWN_COMMIT_ID is ignored, the
+# 'commit <sha> ("<title>")' form is still checked.
 checkpatch_all() {
-	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE
+	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE dict
 	shift
+	dict=$(codespell_dict)
 	while read -r p; do
-		"$cp" --strict --no-signoff --codespell --terse --show-types "$@" "$dir/$p" ||
+		"$cp" --strict --no-signoff --codespell --codespellfile "$dict" \
+			--ignore UNKNOWN_COMMIT_ID --terse --show-types "$@" "$dir/$p" ||
 			{ echo "checkpatch: $p"; return 1; }
 		n=$((n + 1))
 	done <"$dir/series"
-	echo "  $n patches clean"
+	echo "  $n patches clean, codespell dictionary $dict"
 }
 
-# The imported tree has no upstream history, so checkpatch cannot look up
-# the commits the changelogs cite: UNKNOWN_COMMIT_ID is ignored, the
-# "commit <sha> ("<title>")" form is still checked.
 t_checkpatch_73() {
 	local tree
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
-	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl --ignore UNKNOWN_COMMIT_ID)
+	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl)
 	echo "  with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree"
 }
 
@@ -104,6 +114,18 @@ t_checkpatch_612() {
 	fi
 	checkpatch_all "$dir/scripts/checkpatch.pl" --no-tree
 	echo "  with the checkpatch.pl of $(base_info 6.12 pkg) $(base_info 6.12 version) (--no-tree)"
+	# It does tell the forms apart: the bare form of 7.3's document is refused.
+	local first bad
+	first=$TOP/patches/$TEST_BASE/$(head -n 1 "$TOP/patches/$TEST_BASE/series")
+	bad=$(mktemp)
+	sed 's/^Assisted-by: .*/Assisted-by: LLM/' "$first" >"$bad"
+	if "$dir/scripts/checkpatch.pl" --no-tree --strict --no-signoff --terse "$bad" >/dev/null 2>&1; then
+		rm -f "$bad"
+		echo "6.12 checkpatch accepted 'Assisted-by: LLM'"
+		return 1
+	fi
+	rm -f "$bad"
+	echo "  and it refuses 'Assisted-by: LLM' (so the check is real)"
 }
 
 # Every patch, applied in order, builds kernel/trace and kernel/module with
@@ -127,6 +149,26 @@ t_bisect_build() {
 		echo "  $(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-72): builds, 0 warnings"
 	done
 	git -C "$tree" checkout -q series
+}
+
+# One cell of the build matrix: the series' kernel/trace and kernel/module
+# for an arch and config, and whether the new index code is compiled in
+# (it must be exactly where FTRACE_MCOUNT_MAX_OFFSET is defined and module
+# support is on).
+t_matrix() {
+	local name=$1 arch=$2 baseconfig=$3 expect=$4 tree obj have
+	shift 4
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	obj=$CACHE/build/$TEST_BASE/matrix-$name
+	"$TOP/scripts/build-objs.sh" "$tree" series "$obj" "$arch" "$baseconfig" "$@" | sed 's/^/  /'
+	git -C "$tree" checkout -q series
+	have=no
+	if [ -e "$obj/kernel/trace/ftrace.o" ] &&
+		[ "$(nm "$obj/kernel/trace/ftrace.o" | grep -c ' ftrace_mod_syms_add$')" -gt 0 ]; then
+		have=yes
+	fi
+	[ "$have" = "$expect" ] || { echo "symbol index compiled in: $have, expected $expect"; return 1; }
+	echo "  symbol index compiled in: $have, as expected"
 }
 
 t_build() {
@@ -228,6 +270,11 @@ run_checks() {
 	check "checkpatch --strict ($TEST_BASE)" t_checkpatch_73
 	check "checkpatch --strict (6.12, for the Assisted-by form)" t_checkpatch_612
 	check "series: each patch builds (kernel/trace, kernel/module)" t_bisect_build
+	check "matrix: x86_64 IBT off (MAX_OFFSET 0)" t_matrix x86_64-noibt x86_64 tinyconfig yes "$FRAG" "$TOP/config/matrix/x86_64-noibt.config"
+	check "matrix: x86_64 CONFIG_MODULES=n" t_matrix x86_64-nomodules x86_64 tinyconfig no "$FRAG" "$TOP/config/matrix/x86_64-nomodules.config"
+	check "matrix: x86_64 CONFIG_DYNAMIC_FTRACE=n" t_matrix x86_64-nodynftrace x86_64 tinyconfig no "$FRAG" "$TOP/config/matrix/x86_64-nodynftrace.config"
+	check "matrix: arm64 (no MAX_OFFSET)" t_matrix arm64 arm64 defconfig no "$TOP/config/matrix/arm64.config"
+	check "matrix: powerpc64le (MAX_OFFSET 16)" t_matrix ppc64le powerpc ppc64le_defconfig yes "$TOP/config/matrix/ppc64le.config"
 	check "build: stock kernel" t_build stock
 	check "build: patched kernel" t_build patched
 	check "weak module: build" t_weak_module_build

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Build only the directories the series touches (kernel/trace,
+# kernel/module) for one cell of the build matrix, out of tree with ccache,
+# and fail on any warning in the files the series changes.
+#
+# Usage: scripts/build-objs.sh TREE REF OBJ ARCH BASECONFIG FRAGMENT...
+#   ARCH: x86_64, arm64 or powerpc (cross compilers from Debian's
+#   gcc-aarch64-linux-gnu and gcc-powerpc64le-linux-gnu)
+#   BASECONFIG: a make config target (tinyconfig, defconfig, ...)
+#   Every CONFIG_ line of the last FRAGMENT must hold in the result.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+TOUCHED='kernel/trace/ftrace\.c|kernel/module/kallsyms\.c|include/linux/module\.h'
+
+cross() {
+	case $1 in
+	x86_64) echo "" ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	powerpc) echo powerpc64le-linux-gnu- ;;
+	*) die "unknown ARCH '$1'" ;;
+	esac
+}
+
+verify() {
+	local obj=$1 frag=$2 opt
+	while read -r opt; do
+		grep -qxF "$opt" "$obj/.config" || die "$(basename "$frag"): '$opt' did not stick"
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag")
+	while read -r opt; do
+		! grep -q "^${opt}=" "$obj/.config" || die "$(basename "$frag"): '$opt' should be unset"
+	done < <(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$frag")
+}
+
+main() {
+	[ $# -ge 6 ] || die "usage: $0 TREE REF OBJ ARCH BASECONFIG FRAGMENT..."
+	local tree=$1 ref=$2 obj=$3 arch=$4 baseconfig=$5 cc mk
+	shift 5
+	cc=$(cross "$arch")
+	need_cmd "${cc}gcc" ccache make
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE
+	mk=(make -C "$tree" O="$obj" ARCH="$arch" CROSS_COMPILE="$cc" CC="ccache ${cc}gcc")
+	git -C "$tree" checkout -q --detach "$ref" || die "cannot check out $ref"
+	mkdir -p "$obj"
+	"${mk[@]}" -s "$baseconfig" >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
+		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
+	"${mk[@]}" -s olddefconfig >/dev/null
+	verify "$obj" "${!#}"
+	"${mk[@]}" -j"$(nproc)" kernel/trace/ kernel/module/ >"$obj/build.log" 2>&1 || {
+		tail -n 20 "$obj/build.log" >&2
+		die "build failed (log: $obj/build.log)"
+	}
+	if grep -E "($TOUCHED).*warning:" "$obj/build.log" >&2; then
+		die "warnings in the files the series changes (log: $obj/build.log)"
+	fi
+	echo "$arch $(basename "$obj"): kernel/trace and kernel/module built, $(grep -c 'warning:' "$obj/build.log" || true) warnings, none in the changed files"
+}
+
+main "$@"
