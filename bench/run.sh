@@ -61,14 +61,32 @@ run_kernels() {
 	done
 }
 
-# Each module's added lines must be the same on every kernel.
+# Each module's added lines must be the same on every kernel, and so must
+# its enabled records with the function tracer on; no kernel may WARN.
 compare_lists() {
 	local work=$1 name k bad=0
+	for k in "${KERNELS[@]}"; do
+		if grep -E 'WARNING:|BUG:' "$work/guest-$k/files/dmesg"; then
+			echo "decision check: $k: the kernel warned"
+			bad=1
+		fi
+	done
 	while read -r ko; do
 		name=${ko%.ko}
 		for k in "${KERNELS[@]}"; do
 			"$TOP/scripts/list-delta.sh" "$work/guest-$k/files/$name.before" \
 				"$work/guest-$k/files/$name.after" >"$work/$name.$k.delta"
+			sed -n "s/ (.*//; / \\[$name\\]\$/p" "$work/guest-$k/files/$name.enabled" \
+				>"$work/$name.$k.enabled"
+		done
+		for k in variant patched; do
+			if cmp -s "$work/$name.stock.enabled" "$work/$name.$k.enabled"; then
+				echo "decision check: $name: $k enables the same $(wc -l <"$work/$name.stock.enabled") records as stock"
+			else
+				echo "decision check: $name: $k enables other records than stock:"
+				{ diff "$work/$name.stock.enabled" "$work/$name.$k.enabled" || true; } | head -n 20 || true
+				bad=1
+			fi
 		done
 		for k in variant patched; do
 			if cmp -s "$work/$name.stock.delta" "$work/$name.$k.delta"; then

@@ -3,7 +3,9 @@
 # snapshot available_filter_functions, then RUNS times load it (timing the
 # whole insmod and, with kprobes, ftrace_module_enable()) and unload it.
 # The list right after the first load is sent to the host with the snapshot
-# taken before it, so the host can compare stock and patched line for line.
+# taken before it, so the host can compare stock and patched line for line,
+# and so is enabled_functions with the function tracer on: the records that
+# are not FTRACE_FL_DISABLED, i.e. the decisions themselves.
 # shellcheck source=guest/lib.sh
 . /lib.sh
 AFF=$TRACING/available_filter_functions
@@ -23,10 +25,16 @@ while read -r ko; do
 			cat "$AFF" >/tmp/after
 			send "$name.before" /tmp/before
 			send "$name.after" /tmp/after
+			echo function >"$TRACING/current_tracer" || exit 1
+			cat "$TRACING/enabled_functions" >/tmp/enabled
+			echo nop >"$TRACING/current_tracer" || exit 1
+			send "$name.enabled" /tmp/enabled
 		fi
 		rmmod "$name" || { echo "rmmod $name failed"; exit 1; }
 		i=$((i + 1))
 	done
 done </files/modules.list
 send times /tmp/times
+dmesg >/tmp/dmesg
+send dmesg /tmp/dmesg
 exit 0

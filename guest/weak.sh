@@ -1,7 +1,9 @@
 #!/bin/sh
 # Guest side of the weak-function test: snapshot available_filter_functions
 # before loading /files/modweak.ko, after loading it, after unloading it and
-# after loading it again, and send all four to the host.
+# after loading it again; with the module loaded, turn the function tracer
+# on and snapshot enabled_functions, which lists exactly the records that
+# are not FTRACE_FL_DISABLED. Send all of it, and dmesg, to the host.
 # shellcheck source=guest/lib.sh
 . /lib.sh
 AFF=$TRACING/available_filter_functions
@@ -9,13 +11,16 @@ AFF=$TRACING/available_filter_functions
 cat "$AFF" >/tmp/before
 insmod /files/modweak.ko || exit 1
 cat "$AFF" >/tmp/loaded
-grep -c . "$TRACING/enabled_functions" >/tmp/enabled || true
+echo function >"$TRACING/current_tracer" || exit 1
+cat "$TRACING/enabled_functions" >/tmp/enabled
+echo nop >"$TRACING/current_tracer" || exit 1
 rmmod modweak || exit 1
 cat "$AFF" >/tmp/unloaded
 insmod /files/modweak.ko || exit 1
 cat "$AFF" >/tmp/reloaded
 rmmod modweak || exit 1
-for f in before loaded unloaded reloaded; do
+dmesg >/tmp/dmesg
+for f in before loaded enabled unloaded reloaded dmesg; do
 	send "$f" "/tmp/$f"
 done
 exit 0

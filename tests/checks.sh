@@ -221,6 +221,31 @@ t_weak_list() {
 	echo "  reload gives the whole list again, identical"
 }
 
+# The decisions themselves: with the function tracer on, enabled_functions
+# lists the records that are not FTRACE_FL_DISABLED. For the module that
+# must be exactly its live functions, on stock and patched alike, and no
+# kernel may WARN (t_show() warns when a record whose lookup fails is not
+# disabled).
+t_weak_decisions() {
+	local work=$CACHE/test-weak k g mods
+	for k in stock patched; do
+		g=$work/guest-$k/files
+		[ -s "$g/enabled" ] || { echo "$k: no enabled_functions snapshot"; return 1; }
+		mods=$(sed -n 's/ (.*//; / \[modweak\]$/p' "$g/enabled" | sort)
+		diff <(sed 's/$/ [modweak]/' "$work/modweak/expect.live") <(echo "$mods") ||
+			{ echo "$k: enabled module records differ from the live functions"; return 1; }
+		if grep -q '__ftrace_invalid_address' "$g/enabled"; then
+			echo "$k: a dead site was enabled"
+			return 1
+		fi
+		if grep -E 'WARNING:|BUG:|Call Trace' "$g/dmesg"; then
+			echo "$k: the kernel warned"
+			return 1
+		fi
+		echo "  $k: function tracer on, enabled records of modweak = the $(wc -l <<<"$mods") live functions, no dead site, no WARN"
+	done
+}
+
 # The module's lines are the same as on stock, byte for byte.
 t_weak_vs_stock() {
 	local work=$CACHE/test-weak s p
@@ -272,7 +297,7 @@ run_checks() {
 	check "series: each patch builds (kernel/trace, kernel/module)" t_bisect_build
 	check "matrix: x86_64 IBT off (MAX_OFFSET 0)" t_matrix x86_64-noibt x86_64 tinyconfig yes "$FRAG" "$TOP/config/matrix/x86_64-noibt.config"
 	check "matrix: x86_64 CONFIG_MODULES=n" t_matrix x86_64-nomodules x86_64 tinyconfig no "$FRAG" "$TOP/config/matrix/x86_64-nomodules.config"
-	check "matrix: x86_64 CONFIG_DYNAMIC_FTRACE=n" t_matrix x86_64-nodynftrace x86_64 tinyconfig no "$FRAG" "$TOP/config/matrix/x86_64-nodynftrace.config"
+	check "matrix: x86_64 CONFIG_FUNCTION_TRACER=n" t_matrix x86_64-nofunctrace x86_64 tinyconfig no "$FRAG" "$TOP/config/matrix/x86_64-nofunctrace.config"
 	check "matrix: arm64 (no MAX_OFFSET)" t_matrix arm64 arm64 defconfig no "$TOP/config/matrix/arm64.config"
 	check "matrix: powerpc64le (MAX_OFFSET 16)" t_matrix ppc64le powerpc ppc64le_defconfig yes "$TOP/config/matrix/ppc64le.config"
 	check "build: stock kernel" t_build stock
@@ -282,5 +307,6 @@ run_checks() {
 	check "weak module: boot patched" t_weak_boot patched
 	check "weak module: exact list on patched" t_weak_list
 	check "weak module: patched identical to stock" t_weak_vs_stock
+	check "weak module: record decisions (enabled_functions)" t_weak_decisions
 	check "guest: hang and boot failure reported" t_guest_failures
 }
