@@ -4,8 +4,11 @@
 # whole insmod and, with kprobes, ftrace_module_enable()) and unload it.
 # The list right after the first load is sent to the host with the snapshot
 # taken before it, so the host can compare stock and patched line for line,
-# and so is enabled_functions with the function tracer on: the records that
-# are not FTRACE_FL_DISABLED, i.e. the decisions themselves.
+# and so is set_ftrace_filter after ":mod:NAME" was written to it: the
+# filter takes exactly the module's records that are not
+# FTRACE_FL_DISABLED, i.e. the decisions themselves. (Turning the function
+# tracer on would show them too, but traces the whole kernel, far too slow
+# under TCG.)
 # shellcheck source=guest/lib.sh
 . /lib.sh
 AFF=$TRACING/available_filter_functions
@@ -25,10 +28,10 @@ while read -r ko; do
 			cat "$AFF" >/tmp/after
 			send "$name.before" /tmp/before
 			send "$name.after" /tmp/after
-			echo function >"$TRACING/current_tracer" || exit 1
-			cat "$TRACING/enabled_functions" >/tmp/enabled
-			echo nop >"$TRACING/current_tracer" || exit 1
-			send "$name.enabled" /tmp/enabled
+			echo ":mod:$name" >"$TRACING/set_ftrace_filter" || exit 1
+			cat "$TRACING/set_ftrace_filter" >/tmp/filter
+			echo >"$TRACING/set_ftrace_filter"
+			send "$name.filter" /tmp/filter
 		fi
 		rmmod "$name" || { echo "rmmod $name failed"; exit 1; }
 		i=$((i + 1))
