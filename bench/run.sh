@@ -61,6 +61,23 @@ run_kernels() {
 	done
 }
 
+# same_as_stock WORK CHECK NAME EXT: WORK/NAME.KERNEL.EXT must be the same,
+# and not empty, on every kernel.
+same_as_stock() {
+	local work=$1 check=$2 name=$3 ext=$4 k bad=0 ref
+	ref=$work/$name.stock.$ext
+	for k in variant patched; do
+		if [ -s "$ref" ] && cmp -s "$ref" "$work/$name.$k.$ext"; then
+			echo "$check: $name: $k identical to stock ($(wc -l <"$ref") lines)"
+		else
+			echo "$check: $name: $k DIFFERS from stock:"
+			{ diff "$ref" "$work/$name.$k.$ext" || true; } | head -n 20 || true
+			bad=1
+		fi
+	done
+	return $bad
+}
+
 # Each module's added lines must be the same on every kernel, and so must
 # the records a ":mod:" filter takes (the records not disabled); no kernel
 # may WARN.
@@ -79,25 +96,8 @@ compare_lists() {
 				"$work/guest-$k/files/$name.after" >"$work/$name.$k.delta"
 			cp "$work/guest-$k/files/$name.filter" "$work/$name.$k.filter"
 		done
-		for k in variant patched; do
-			if [ -s "$work/$name.stock.filter" ] &&
-				cmp -s "$work/$name.stock.filter" "$work/$name.$k.filter"; then
-				echo "decision check: $name: :mod: filter takes the same $(wc -l <"$work/$name.stock.filter") records on $k as on stock"
-			else
-				echo "decision check: $name: :mod: filter differs between stock and $k:"
-				{ diff "$work/$name.stock.filter" "$work/$name.$k.filter" || true; } | head -n 20 || true
-				bad=1
-			fi
-		done
-		for k in variant patched; do
-			if cmp -s "$work/$name.stock.delta" "$work/$name.$k.delta"; then
-				echo "list check: $name: $k identical to stock ($(wc -l <"$work/$name.stock.delta") lines)"
-			else
-				echo "list check: $name: $k DIFFERS from stock:"
-				{ diff "$work/$name.stock.delta" "$work/$name.$k.delta" || true; } | head -n 20 || true
-				bad=1
-			fi
-		done
+		same_as_stock "$work" "decision check (records a :mod: filter takes)" "$name" filter || bad=1
+		same_as_stock "$work" "list check (lines added to available_filter_functions)" "$name" delta || bad=1
 	done <"$work/modules.list"
 	return $bad
 }

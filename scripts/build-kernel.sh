@@ -15,7 +15,7 @@ checkout() {
 }
 
 configure() {
-	local tree=$1 obj=$2 frag opt
+	local tree=$1 obj=$2 frag
 	shift 2
 	make -s -C "$tree" O="$obj" tinyconfig >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
@@ -23,14 +23,7 @@ configure() {
 	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
 	# Every option a fragment asks for must have survived olddefconfig.
 	for frag in "$@"; do
-		while read -r opt; do
-			grep -qxF "$opt" "$obj/.config" ||
-				die "$(basename "$frag"): '$opt' did not stick in $obj/.config"
-		done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag")
-		while read -r opt; do
-			! grep -q "^${opt}=" "$obj/.config" ||
-				die "$(basename "$frag"): '$opt' should be unset"
-		done < <(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$frag")
+		verify_config "$obj" "$frag"
 	done
 }
 

@@ -23,16 +23,6 @@ cross() {
 	esac
 }
 
-verify() {
-	local obj=$1 frag=$2 opt
-	while read -r opt; do
-		grep -qxF "$opt" "$obj/.config" || die "$(basename "$frag"): '$opt' did not stick"
-	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag")
-	while read -r opt; do
-		! grep -q "^${opt}=" "$obj/.config" || die "$(basename "$frag"): '$opt' should be unset"
-	done < <(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$frag")
-}
-
 main() {
 	[ $# -ge 6 ] || die "usage: $0 TREE REF OBJ ARCH BASECONFIG FRAGMENT..."
 	local tree=$1 ref=$2 obj=$3 arch=$4 baseconfig=$5 cc mk
@@ -47,7 +37,7 @@ main() {
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
 		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
 	"${mk[@]}" -s olddefconfig >/dev/null
-	verify "$obj" "${!#}"
+	verify_config "$obj" "${!#}"
 	"${mk[@]}" -j"$(nproc)" kernel/trace/ kernel/module/ >"$obj/build.log" 2>&1 || {
 		tail -n 20 "$obj/build.log" >&2
 		die "build failed (log: $obj/build.log)"

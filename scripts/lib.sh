@@ -38,3 +38,17 @@ base_info() {
 	*) die "base_info: unknown field '$field'" ;;
 	esac
 }
+
+# verify_config OBJ FRAGMENT: every CONFIG_X=... line of FRAGMENT is in
+# OBJ/.config, and every "# CONFIG_X is not set" is unset there.
+verify_config() {
+	local obj=$1 frag=$2 opt
+	while read -r opt; do
+		grep -qxF "$opt" "$obj/.config" ||
+			die "$(basename "$frag"): '$opt' did not stick in $obj/.config"
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag")
+	while read -r opt; do
+		! grep -q "^${opt}=" "$obj/.config" ||
+			die "$(basename "$frag"): '$opt' should be unset in $obj/.config"
+	done < <(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$frag")
+}

@@ -129,24 +129,16 @@ t_checkpatch_612() {
 }
 
 # Every patch, applied in order, builds kernel/trace and kernel/module with
-# no warning (the base has none either).
+# no warning at all (the base has none either).
 t_bisect_build() {
-	local tree obj c w
+	local tree obj c out
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	obj=$CACHE/build/$TEST_BASE/bisect
-	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE
-	mkdir -p "$obj"
-	git -C "$tree" checkout -q --detach base
-	make -s -C "$tree" O="$obj" tinyconfig >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$FRAG" >/dev/null
 	for c in base $(git -C "$tree" rev-list --reverse base..series); do
-		git -C "$tree" checkout -q --detach "$c"
-		make -s -C "$tree" O="$obj" olddefconfig >/dev/null
-		make -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" kernel/trace/ kernel/module/ \
-			>"$obj/build-$c.log" 2>&1 || { tail -n 20 "$obj/build-$c.log"; echo "build failed at $c"; return 1; }
-		w=$(grep -c 'warning:' "$obj/build-$c.log" || true)
-		[ "$w" -eq 0 ] || { grep 'warning:' "$obj/build-$c.log"; echo "warnings at $c"; return 1; }
-		echo "  $(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-72): builds, 0 warnings"
+		out=$("$TOP/scripts/build-objs.sh" "$tree" "$c" "$obj" x86_64 tinyconfig "$FRAG")
+		[[ $out == *", 0 warnings,"* ]] ||
+			{ grep 'warning:' "$obj/build.log"; echo "warnings at $c"; return 1; }
+		echo "  $(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-60): builds, 0 warnings"
 	done
 	git -C "$tree" checkout -q series
 }
