@@ -136,6 +136,7 @@ main() {
 	done
 	[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive number"
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
+	lock_cache
 	"$TOP/scripts/install-deps.sh"
 	BUILD=$CACHE/build/$BASE
 	work=$CACHE/bench

@@ -52,3 +52,11 @@ verify_config() {
 			die "$(basename "$frag"): '$opt' should be unset in $obj/.config"
 	done < <(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$frag")
 }
+
+# lock_cache: one run at a time per cache (the work trees and build
+# directories in it are shared); a second run fails at once.
+lock_cache() {
+	mkdir -p "$CACHE"
+	exec 9>"$CACHE/lock"
+	flock -n 9 || die "another run is using $CACHE (lock $CACHE/lock)"
+}

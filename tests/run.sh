@@ -41,6 +41,7 @@ check() {
 
 main() {
 	local base=${1:-7.3}
+	lock_cache
 	rm -rf "$LOGS"
 	mkdir -p "$LOGS"
 	"$TOP/scripts/install-deps.sh"
