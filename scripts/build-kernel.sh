@@ -17,10 +17,7 @@ checkout() {
 configure() {
 	local tree=$1 obj=$2 frag
 	shift 2
-	make -s -C "$tree" O="$obj" tinyconfig >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
-		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
-	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+	kconfig_from "$tree" "$obj" tinyconfig "$@"
 	# Every option a fragment asks for must have survived olddefconfig.
 	for frag in "$@"; do
 		verify_config "$obj" "$frag"
@@ -32,7 +29,7 @@ main() {
 	local tree=$1 ref=$2 obj=$3
 	shift 3
 	need_cmd make gcc ccache flex bison bc
-	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=8G
+	use_ccache
 	mkdir -p "$obj"
 	checkout "$tree" "$ref"
 	log "configuring $(basename "$obj") ($ref)"

@@ -10,7 +10,7 @@ main() {
 	[ $# -eq 2 ] || die "usage: $0 OBJ MODDIR"
 	local obj=$1 dir=$2
 	[ -r "$obj/Module.symvers" ] || die "$obj is not a built kernel (no Module.symvers)"
-	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE
+	use_ccache
 	make -C "$obj" M="$dir" CC="ccache gcc" -j"$(nproc)" modules >"$dir/build.log" 2>&1 || {
 		{ grep -iE 'error|warning' "$dir/build.log" || true; } | head -n 20 >&2 || true
 		tail -n 5 "$dir/build.log" >&2

@@ -25,20 +25,17 @@ cross() {
 
 main() {
 	[ $# -ge 6 ] || die "usage: $0 TREE REF OBJ ARCH BASECONFIG FRAGMENT..."
-	local tree=$1 ref=$2 obj=$3 arch=$4 baseconfig=$5 cc mk
+	local tree=$1 ref=$2 obj=$3 arch=$4 baseconfig=$5 cc
 	shift 5
 	cc=$(cross "$arch")
 	need_cmd "${cc}gcc" ccache make
-	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE
-	mk=(make -C "$tree" O="$obj" ARCH="$arch" CROSS_COMPILE="$cc" CC="ccache ${cc}gcc")
+	use_ccache
+	export ARCH=$arch CROSS_COMPILE=$cc
 	git -C "$tree" checkout -q --detach "$ref" || die "cannot check out $ref"
-	mkdir -p "$obj"
-	"${mk[@]}" -s "$baseconfig" >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
-		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
-	"${mk[@]}" -s olddefconfig >/dev/null
+	kconfig_from "$tree" "$obj" "$baseconfig" "$@"
 	verify_config "$obj" "${!#}"
-	"${mk[@]}" -j"$(nproc)" kernel/trace/ kernel/module/ >"$obj/build.log" 2>&1 || {
+	make -C "$tree" O="$obj" CC="ccache ${cc}gcc" -j"$(nproc)" kernel/trace/ kernel/module/ \
+		>"$obj/build.log" 2>&1 || {
 		tail -n 20 "$obj/build.log" >&2
 		die "build failed (log: $obj/build.log)"
 	}

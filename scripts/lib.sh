@@ -39,6 +39,25 @@ base_info() {
 	esac
 }
 
+# use_ccache: the compiler cache of every build, shared by all trees (paths
+# relative to $CACHE, so stock and patched builds hit the same entries).
+use_ccache() {
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=8G
+}
+
+# kconfig_from TREE OBJ BASECONFIG FRAGMENT...: OBJ/.config from a make
+# config target with the fragments merged on top (ARCH and CROSS_COMPILE
+# come from the environment).
+kconfig_from() {
+	local tree=$1 obj=$2 baseconfig=$3
+	shift 3
+	mkdir -p "$obj"
+	make -s -C "$tree" O="$obj" "$baseconfig" >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
+		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
+	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+}
+
 # verify_config OBJ FRAGMENT: every CONFIG_X=... line of FRAGMENT is in
 # OBJ/.config, and every "# CONFIG_X is not set" is unset there.
 verify_config() {
