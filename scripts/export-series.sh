@@ -33,7 +33,11 @@ main() {
 	done < <(cd "$tree" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
 		--no-rolestats "$tmp"/*.patch)
 	rm -rf "$tmp"
+	# The first base in bases is mainline; the others are stable trees.
+	local prefix=PATCH
+	[ "$base" = "$(awk '!/^#/ {print $1; exit}' "$TOP/bases")" ] || prefix="PATCH $base.y"
 	git -C "$tree" format-patch -q --cover-letter --cover-from-description=auto \
+		--subject-prefix="$prefix" \
 		--no-signature --zero-commit --thread=shallow "${to[@]}" "${cc[@]}" \
 		-o "$out" base..HEAD >/dev/null ||
 		die "git format-patch failed in $tree"

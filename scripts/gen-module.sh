@@ -2,7 +2,7 @@
 # Generate the C sources and Kbuild file of a test module.
 #
 # Usage: scripts/gen-module.sh bench NAME NFUNCS DIR
-#        scripts/gen-module.sh weak NAME DIR
+#        scripts/gen-module.sh weak NAME DIR [--live-first]
 #
 # bench: NFUNCS one-line global functions, each with a static data symbol,
 #   split over files of 1,000 functions. With call padding every function
@@ -12,7 +12,10 @@
 #   in another, plain functions and init text functions. The fentry sites of
 #   the overridden weak functions stay in __mcount_loc with no symbol of
 #   their own. DIR/expect.live lists the functions that must be traceable
-#   after init, DIR/expect.dead the number of dead sites.
+#   after init, DIR/expect.dead the number of dead sites. The first
+#   function of the text is an overridden weak one (a dead site with no
+#   symbol before it), unless --live-first puts a live one ahead: the objtool
+#   of 6.12 warns about dead code at the start of a section.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -56,11 +59,13 @@ PLAIN=8
 INIT=3
 
 gen_weak() {
-	local name=$1 dir=$2 i
+	local name=$1 dir=$2 live_first=$3 i
 	{
 		echo '// SPDX-License-Identifier: GPL-2.0'
 		echo '#include <linux/compiler.h>'
 		echo '#include "weak.h"'
+		[ "$live_first" = 0 ] ||
+			printf 'int %s_lead(int x)\n{\n\treturn x + 100;\n}\n' "$name"
 		for ((i = 0; i < WEAK; i++)); do
 			printf '__weak int %s_hook_%d(int x)\n{\n\treturn x + %d;\n}\n' "$name" "$i" "$i"
 		done
@@ -77,6 +82,7 @@ gen_weak() {
 		done
 	} >"$dir/${name}_strong.c"
 	{
+		[ "$live_first" = 0 ] || printf 'int %s_lead(int x);\n' "$name"
 		for ((i = 0; i < WEAK; i++)); do
 			printf 'int %s_hook_%d(int x);\n' "$name" "$i"
 		done
@@ -108,6 +114,7 @@ gen_weak() {
 	# plain function (__exit is notrace, init text is gone). Dead: the
 	# overridden weak hooks.
 	{
+		[ "$live_first" = 0 ] || printf '%s_lead\n' "$name"
 		for ((i = 0; i < WEAK; i++)); do printf '%s_hook_%d\n' "$name" "$i"; done
 		for ((i = 0; i < PLAIN; i++)); do printf '%s_plain_%d\n' "$name" "$i"; done
 	} | sort >"$dir/expect.live"
@@ -115,7 +122,7 @@ gen_weak() {
 }
 
 main() {
-	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR | weak NAME DIR"
+	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR | weak NAME DIR [--live-first]"
 	local kind=$1
 	shift
 	case $kind in
@@ -125,9 +132,12 @@ main() {
 		gen_bench "$1" "$2" "$3"
 		;;
 	weak)
-		[ $# -eq 2 ] || die "usage: $0 weak NAME DIR"
-		mkdir -p "$2"
-		gen_weak "$1" "$2"
+		case $# in
+		2) mkdir -p "$2" && gen_weak "$1" "$2" 0 ;;
+		3) [ "$3" = --live-first ] || die "usage: $0 weak NAME DIR [--live-first]"
+			mkdir -p "$2" && gen_weak "$1" "$2" 1 ;;
+		*) die "usage: $0 weak NAME DIR [--live-first]" ;;
+		esac
 		;;
 	*) die "unknown module kind '$kind' (bench or weak)" ;;
 	esac

@@ -12,12 +12,15 @@ PKGS=(
 	# build the kernel
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
 	kmod ccache python3 perl rsync file
-	# build matrix
-	gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
+	# build matrix and hygiene checks
+	gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu clang-19 lld-19 llvm-19
+	sparse
 	# guest
-	qemu-system-x86 qemu-system-data busybox-static
+	qemu-system-x86 qemu-system-ppc qemu-system-data busybox-static
 	# checks and plots
 	codespell gnuplot-nox gawk shellcheck
+	# checkpatch.pl runs scripts/spdxcheck.py on new files
+	python3-ply python3-git
 )
 
 main() {

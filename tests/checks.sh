@@ -84,8 +84,11 @@ checkpatch_all() {
 	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE dict
 	shift
 	dict=$(codespell_dict)
+	# Debian's python3 first: it has the ply and git modules checkpatch's
+	# SPDX check (scripts/spdxcheck.py) needs, which a python3 of another
+	# origin earlier in PATH may lack, and then that check is skipped.
 	while read -r p; do
-		"$cp" --strict --no-signoff --codespell --codespellfile "$dict" \
+		PATH=/usr/bin:$PATH "$cp" --strict --no-signoff --codespell --codespellfile "$dict" \
 			--ignore UNKNOWN_COMMIT_ID --terse --show-types "$@" "$dir/$p" ||
 			{ echo "checkpatch: $p"; return 1; }
 		n=$((n + 1))
@@ -94,10 +97,14 @@ checkpatch_all() {
 }
 
 t_checkpatch_73() {
-	local tree
+	local tree extra=() mainline
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
-	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl)
-	echo "  with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree"
+	mainline=$(awk '!/^#/ {print $1; exit}' "$TOP/bases")
+	# 6.12's checkpatch calls Elf_Sym (an ELF type macro the kernel uses
+	# everywhere) CamelCase; 7.x's does not.
+	[ "$TEST_BASE" = "$mainline" ] || extra=(--ignore CAMELCASE)
+	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl "${extra[@]}")
+	echo "  with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree${extra[*]:+ (${extra[*]})}"
 }
 
 # The Assisted-by: tag must also pass the 6.12 checkpatch (stable trees).
@@ -112,14 +119,18 @@ t_checkpatch_612() {
 		rm -rf "$dir"
 		mv "$dir.tmp" "$dir"
 	fi
-	checkpatch_all "$dir/scripts/checkpatch.pl" --no-tree
-	echo "  with the checkpatch.pl of $(base_info 6.12 pkg) $(base_info 6.12 version) (--no-tree)"
+	# Without a tree it cannot know the kernel's typedefs: Elf_Sym would
+	# be CamelCase to it.
+	# Run from its own directory: in a git work tree checkpatch leaves a
+	# .checkpatch-camelcase.git.* cache file in the current directory.
+	(cd "$dir" && checkpatch_all "$dir/scripts/checkpatch.pl" --no-tree --ignore CAMELCASE)
+	echo "  with the checkpatch.pl of $(base_info 6.12 pkg) $(base_info 6.12 version) (--no-tree, so CAMELCASE ignored)"
 	# It does tell the forms apart: the bare form of 7.3's document is refused.
 	local first bad
 	first=$TOP/patches/$TEST_BASE/$(head -n 1 "$TOP/patches/$TEST_BASE/series")
 	bad=$(mktemp)
 	sed 's/^Assisted-by: .*/Assisted-by: LLM/' "$first" >"$bad"
-	if "$dir/scripts/checkpatch.pl" --no-tree --strict --no-signoff --terse "$bad" >/dev/null 2>&1; then
+	if (cd "$dir" && "$dir/scripts/checkpatch.pl" --no-tree --strict --no-signoff --terse "$bad") >/dev/null 2>&1; then
 		rm -f "$bad"
 		echo "6.12 checkpatch accepted 'Assisted-by: LLM'"
 		return 1
@@ -128,19 +139,55 @@ t_checkpatch_612() {
 	echo "  and it refuses 'Assisted-by: LLM' (so the check is real)"
 }
 
-# Every patch, applied in order, builds kernel/trace and kernel/module with
-# no warning at all (the base has none either).
+# Every patch, applied in order, builds kernel/trace, kernel/module and
+# lib/tests with no warning at all (the base has none either), with KUnit
+# on so that the helpers the KUnit patch makes visible are built that way.
 t_bisect_build() {
 	local tree obj c out
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	obj=$CACHE/build/$TEST_BASE/bisect
 	for c in base $(git -C "$tree" rev-list --reverse base..series); do
-		out=$("$TOP/scripts/build-objs.sh" "$tree" "$c" "$obj" x86_64 tinyconfig "$FRAG")
+		out=$("$TOP/scripts/build-objs.sh" "$tree" "$c" "$obj" x86_64 tinyconfig \
+			"$TOP/config/kunit-module.config" "$FRAG")
 		[[ $out == *", 0 warnings,"* ]] ||
 			{ grep 'warning:' "$obj/build.log"; echo "warnings at $c"; return 1; }
 		echo "  $(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-60): builds, 0 warnings"
 	done
 	git -C "$tree" checkout -q series
+}
+
+# No patch adds a warning in the files the series touches: W=1, sparse
+# (where the tree accepts Debian's sparse) and kernel-doc -Wall, counted
+# per file at the base and after each patch (scripts/hygiene.sh).
+t_hygiene() {
+	local tree obj c f w s k pw ps pk line new
+	local -A prev=() base=()
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	obj=$CACHE/build/$TEST_BASE/hygiene
+	for c in base $(git -C "$tree" rev-list --reverse base..series); do
+		line=$(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-50)
+		new=""
+		while read -r f w s k; do
+			if [ "$c" = base ]; then
+				base[$f]="$w $s $k"
+				prev[$f]="$w $s $k"
+				continue
+			fi
+			# A file the series adds starts from no warning.
+			[ -n "${prev[$f]:-}" ] || prev[$f]="0 0 0"
+			read -r pw ps pk <<<"${prev[$f]}"
+			[ "$w" -le "$pw" ] || new="$new $f: W=1 $pw -> $w;"
+			[ "$s" = n/a ] || [ "$ps" = n/a ] || [ "$s" -le "$ps" ] || new="$new $f: sparse $ps -> $s;"
+			[ "$k" -le "$pk" ] || new="$new $f: kernel-doc $pk -> $k;"
+			prev[$f]="$w $s $k"
+		done < <("$TOP/scripts/hygiene.sh" "$tree" "$c" "$obj")
+		[ -z "$new" ] || { echo "$line: new warnings:$new"; return 1; }
+		echo "  $line: no new warning"
+	done
+	git -C "$tree" checkout -q series
+	for f in "${!prev[@]}"; do
+		echo "  $f: W=1, sparse, kernel-doc -Wall: ${base[$f]:-(new file)} at base, ${prev[$f]} after the series"
+	done | sort
 }
 
 # One cell of the build matrix: the series' kernel/trace and kernel/module
@@ -152,8 +199,17 @@ t_matrix() {
 	shift 4
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	obj=$CACHE/build/$TEST_BASE/matrix-$name
-	"$TOP/scripts/build-objs.sh" "$tree" series "$obj" "$arch" "$baseconfig" "$@" | sed 's/^/  /'
+	W=1 "$TOP/scripts/build-objs.sh" "$tree" series "$obj" "$arch" "$baseconfig" \
+		"$TOP/config/matrix/kunit.config" "$@" | sed 's/^/  /'
 	git -C "$tree" checkout -q series
+	# The KUnit suite builds wherever its dependency, DYNAMIC_FTRACE, is on.
+	if grep -qx 'CONFIG_DYNAMIC_FTRACE=y' "$obj/.config"; then
+		[ -n "$(find "$obj/lib" -name ftrace_locs_kunit.o)" ] ||
+			{ echo "KUnit suite not built with DYNAMIC_FTRACE=y"; return 1; }
+		echo "  KUnit suite ftrace_locs_kunit.c built in"
+	else
+		echo "  KUnit suite not built: no DYNAMIC_FTRACE"
+	fi
 	have=no
 	if [ -e "$obj/kernel/trace/ftrace.o" ] &&
 		[ "$(nm "$obj/kernel/trace/ftrace.o" | grep -c ' ftrace_mod_syms_add$')" -gt 0 ]; then
@@ -181,11 +237,15 @@ weak_guest() {
 }
 
 t_weak_module_build() {
-	local work=$CACHE/test-weak
+	local work=$CACHE/test-weak tree opt=()
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	rm -rf "$work"
-	"$TOP/scripts/gen-module.sh" weak modweak "$work/modweak"
-	"$TOP/scripts/build-module.sh" "$CACHE/build/$TEST_BASE/patched" "$work/modweak"
-	echo "  modweak.ko: $(wc -l <"$work/modweak/expect.live") live functions, $(cat "$work/modweak/expect.dead") overridden weak ones, init text"
+	# An objtool that does not mark holes (insn->hole, 7.x) warns about an
+	# overridden weak function at the start of a section (6.12).
+	grep -q 'insn->hole' "$tree/tools/objtool/check.c" || opt=(--live-first)
+	"$TOP/scripts/gen-module.sh" weak modweak "$work/modweak" "${opt[@]}"
+	"$TOP/scripts/build-module.sh" "$CACHE/build/$TEST_BASE/${1:-patched}" "$work/modweak"
+	echo "  modweak.ko: $(wc -l <"$work/modweak/expect.live") live functions, $(cat "$work/modweak/expect.dead") overridden weak ones, init text${opt[*]:+ (${opt[*]})}"
 }
 
 t_weak_boot() {
@@ -194,10 +254,11 @@ t_weak_boot() {
 	echo "  $1 kernel booted (qemu $("$TOP/scripts/qemu-accel.sh" "$kernel")), loaded, unloaded and reloaded modweak.ko"
 }
 
-# The exact function list of the module on the patched kernel.
+# The exact function list of the module on the patched kernel (or the
+# kernel built in build/BASE/KIND).
 t_weak_list() {
 	local work=$CACHE/test-weak g delta names n dead
-	g=$work/guest-patched/files
+	g=$work/guest-${1:-patched}/files
 	delta=$("$TOP/scripts/list-delta.sh" "$g/before" "$g/loaded")
 	names=$(grep -v '^__ftrace_invalid_address___' <<<"$delta" | sort)
 	diff <(sed 's/$/ [modweak]/' "$work/modweak/expect.live") <(echo "$names") ||
@@ -219,8 +280,9 @@ t_weak_list() {
 # kernel may WARN (t_show() warns when a record whose lookup fails is not
 # disabled).
 t_weak_decisions() {
-	local work=$CACHE/test-weak k g mods
-	for k in stock patched; do
+	local work=$CACHE/test-weak k g mods kinds=("$@")
+	[ $# -gt 0 ] || kinds=(stock patched)
+	for k in "${kinds[@]}"; do
 		g=$work/guest-$k/files
 		[ -s "$g/enabled" ] || { echo "$k: no enabled_functions snapshot"; return 1; }
 		mods=$(sed -n 's/ (.*//; / \[modweak\]$/p' "$g/enabled" | sort)
@@ -251,6 +313,70 @@ t_weak_vs_stock() {
 	echo "  the $(wc -l <<<"$p") lines the load adds are identical on stock and patched"
 }
 
+# The KUnit suite the series adds, built in, run by kunit.py in qemu, for
+# ARCH (x86_64 or powerpcle, see scripts/kunit-run.sh). Its cases are
+# listed in $CACHE/test-kunit/builtin-ARCH/cases for the summary.
+t_kunit_builtin() {
+	local arch=$1 tree out=$CACHE/test-kunit/builtin-$1 build=$CACHE/build/$TEST_BASE/kunit-$1 rc=0 how
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	rm -rf "$out"
+	"$TOP/scripts/kunit-run.sh" "$tree" series "$build" "$out" "$arch" || rc=$?
+	git -C "$tree" checkout -q series
+	[ -s "$out/results.json" ] || return 1
+	"$TOP/scripts/kunit-cases.py" "$out/results.json" >"$out/cases"
+	kunit_info "$build/test.log"
+	case $arch in
+	x86_64) how="qemu $("$TOP/scripts/qemu-accel.sh" "$build/arch/x86/boot/bzImage")" ;;
+	*) how="qemu-system-ppc64 -M pseries, TCG" ;;
+	esac
+	echo "  kunit.py run --arch=$arch ($how): $(grep -o 'Ran [0-9]* tests.*' "$out/kunit.log")"
+	return $rc
+}
+
+# kunit_info LOG: from a kernel log, the lines the cases print about what
+# they checked (not their pass/fail counts or failure reports).
+kunit_info() {
+	grep -v -e ' pass:[0-9]' -e 'EXPECTATION FAILED' "$1" |
+		sed -n 's/^.*# \(ftrace_locs_[a-z_]*: .*\)$/  \1/p'
+}
+
+t_kunit_module_build() {
+	local tree
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	"$TOP/scripts/build-kernel.sh" "$tree" series "$CACHE/build/$TEST_BASE/kunit-module" \
+		"$FRAG" "$TOP/config/kunit-module.config"
+	echo "  patched kernel with CONFIG_KUNIT=y and the suite as ftrace_locs_test.ko"
+}
+
+# The suite as a module, loaded twice in the guest: the agreement cases
+# check the module's own records. Parsed with kunit.py parse.
+t_kunit_module() {
+	local tree obj=$CACHE/build/$TEST_BASE/kunit-module out=$CACHE/test-kunit/module g rc=0 runs ko
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	rm -rf "$out"
+	mkdir -p "$out"
+	ko=$(find "$obj/lib" -name ftrace_locs_test.ko)
+	[ -n "$ko" ] || { echo "no ftrace_locs_test.ko in $obj/lib"; return 1; }
+	"$TOP/scripts/mkinitramfs.sh" "$out/kunit.cpio" "$TOP/guest/kunit.sh" "$ko"
+	"$TOP/scripts/run-guest.sh" "$obj/arch/x86/boot/bzImage" "$out/kunit.cpio" "$out/guest" 300
+	g=$out/guest/files
+	python3 "$tree/tools/testing/kunit/kunit.py" parse --json="$out/results.json" "$g/dmesg" \
+		>"$out/kunit.log" 2>&1 || rc=$?
+	[ -s "$out/results.json" ] || { tail -n 20 "$out/kunit.log"; return 1; }
+	"$TOP/scripts/kunit-cases.py" "$out/results.json" >"$out/cases"
+	kunit_info "$g/dmesg"
+	echo "  insmod ftrace_locs_test.ko, kunit.py parse: $(grep -o 'Ran [0-9]* tests.*' "$out/kunit.log")"
+	[ $rc -eq 0 ] || return $rc
+	runs=$(grep -c '^\[[0-9. ]*\] ok 1 ftrace_locs$' "$g/dmesg-all" || true)
+	[ "$runs" -eq 2 ] || { echo "$runs passing runs of the suite in two loads"; return 1; }
+	echo "  unloaded and loaded again: the suite passed both times"
+	if grep -E 'WARNING:|BUG:|Call Trace' "$g/dmesg-all"; then
+		echo "the kernel warned"
+		return 1
+	fi
+	echo "  no WARN or BUG in the kernel log"
+}
+
 # A guest that hangs, and a kernel that does not boot, give clear errors
 # with the last console lines.
 t_guest_failures() {
@@ -278,6 +404,28 @@ t_guest_failures() {
 	echo "  a kernel that does not boot is reported: $(grep 'error:' <<<"$err" | cut -c1-70)..."
 }
 
+# The checks of a stable backport in the default run (CI): the series
+# applies and passes checkpatch, no patch adds a warning (6.12 takes
+# Debian's sparse, so this is where sparse runs), the kernel with the
+# KUnit suite as a module builds, the suite passes in the guest, and the
+# weak-function module's list and records are exactly its live functions
+# on it.
+# "tests/run.sh BASE" runs every check for BASE instead.
+run_backport_checks() {
+	local b="[$TEST_BASE]"
+	check "$b fetch: base source" t_fetch_base
+	check "$b series: git am on a fresh tree" t_git_am_fresh
+	check "$b checkpatch --strict (its own checkpatch.pl)" t_checkpatch_73
+	check "$b series: no new W=1, sparse or kernel-doc warning" t_hygiene
+	check "$b kunit: build the suite as a module" t_kunit_module_build
+	check "$b kunit: module loaded in the guest" t_kunit_module
+	kunit_cases "$b kunit module" "$CACHE/test-kunit/module/cases"
+	check "$b weak module: build" t_weak_module_build kunit-module
+	check "$b weak module: boot" t_weak_boot kunit-module
+	check "$b weak module: exact list" t_weak_list kunit-module
+	check "$b weak module: record decisions (enabled_functions)" t_weak_decisions kunit-module
+}
+
 run_checks() {
 	check "shellcheck" t_shellcheck
 	check "fetch: unknown base refused" t_unknown_base
@@ -286,11 +434,13 @@ run_checks() {
 	check "series: a patch that does not apply is named" t_bad_patch_named
 	check "checkpatch --strict ($TEST_BASE)" t_checkpatch_73
 	check "checkpatch --strict (6.12, for the Assisted-by form)" t_checkpatch_612
-	check "series: each patch builds (kernel/trace, kernel/module)" t_bisect_build
+	check "series: each patch builds (kernel/trace, kernel/module, lib/tests)" t_bisect_build
+	check "series: no new W=1, sparse or kernel-doc warning" t_hygiene
 	check "matrix: x86_64 IBT off (MAX_OFFSET 0)" t_matrix x86_64-noibt x86_64 tinyconfig yes "$FRAG" "$TOP/config/matrix/x86_64-noibt.config"
 	check "matrix: x86_64 CONFIG_MODULES=n" t_matrix x86_64-nomodules x86_64 tinyconfig no "$FRAG" "$TOP/config/matrix/x86_64-nomodules.config"
 	check "matrix: x86_64 CONFIG_FUNCTION_TRACER=n" t_matrix x86_64-nofunctrace x86_64 tinyconfig no "$FRAG" "$TOP/config/matrix/x86_64-nofunctrace.config"
 	check "matrix: arm64 (no MAX_OFFSET)" t_matrix arm64 arm64 defconfig no "$TOP/config/matrix/arm64.config"
+	check "matrix: x86_64 clang-19 (LLVM=-19)" t_matrix x86_64-clang x86_64-llvm tinyconfig yes "$FRAG" "$TOP/config/matrix/x86_64-clang.config"
 	check "matrix: powerpc64le (MAX_OFFSET 16)" t_matrix ppc64le powerpc ppc64le_defconfig yes "$TOP/config/matrix/ppc64le.config"
 	check "build: stock kernel" t_build stock
 	check "build: patched kernel" t_build patched
@@ -300,5 +450,12 @@ run_checks() {
 	check "weak module: exact list on patched" t_weak_list
 	check "weak module: patched identical to stock" t_weak_vs_stock
 	check "weak module: record decisions (enabled_functions)" t_weak_decisions
+	check "kunit: built in, kunit.py run --arch=x86_64" t_kunit_builtin x86_64
+	kunit_cases "kunit x86_64 built in" "$CACHE/test-kunit/builtin-x86_64/cases"
+	check "kunit: built in, kunit.py run --arch=powerpcle" t_kunit_builtin powerpcle
+	kunit_cases "kunit ppc64le built in" "$CACHE/test-kunit/builtin-powerpcle/cases"
+	check "kunit: build the suite as a module" t_kunit_module_build
+	check "kunit: module loaded in the guest" t_kunit_module
+	kunit_cases "kunit module" "$CACHE/test-kunit/module/cases"
 	check "guest: hang and boot failure reported" t_guest_failures
 }

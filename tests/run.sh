@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Run every test of the project and end with "N passed, N failed".
 #
-# Usage: tests/run.sh [BASE]        (default: 7.3, the mainline base)
+# Usage: tests/run.sh [BASE]
+#   Without BASE: every check on the mainline base (the first in bases),
+#   then the backport checks (run_backport_checks) on each other base.
+#   With BASE: every check on that base.
 #
 # Each check prints what it checked; its log is kept under
 # $CACHE/test-logs/ and its tail is shown when it fails.
@@ -39,16 +42,42 @@ check() {
 	fi
 }
 
+# kunit_cases WHAT FILE: count each KUnit case of FILE (from
+# scripts/kunit-cases.py) in the summary; a skipped case counts as neither.
+kunit_cases() {
+	local what=$1 file=$2 status name detail
+	[ -s "$file" ] || return 0
+	while IFS=$'\t' read -r status name detail; do
+		case $status in
+		PASS) PASSED=$((PASSED + 1)) ;;
+		SKIP) ;;
+		*) FAILED=$((FAILED + 1)) ;;
+		esac
+		printf '%-5s %s: %s%s\n' "$status" "$what" "$name" "${detail:+ ($detail)}"
+	done <"$file"
+}
+
 main() {
-	local base=${1:-7.3}
+	local b mainline backports
+	mainline=$(awk '!/^#/ {print $1; exit}' "$TOP/bases")
+	[ $# -eq 0 ] || base_info "$1" pkg >/dev/null
 	lock_cache
 	rm -rf "$LOGS"
 	mkdir -p "$LOGS"
 	"$TOP/scripts/install-deps.sh"
-	export TEST_BASE=$base
 	# shellcheck source=tests/checks.sh
 	. "$TOP/tests/checks.sh"
+	export TEST_BASE=${1:-$mainline}
 	run_checks
+	if [ $# -eq 0 ]; then
+		mapfile -t backports < <(awk '!/^#/ && $1 != m {print $1}' m="$mainline" "$TOP/bases")
+		for b in "${backports[@]}"; do
+			TEST_BASE=$b
+			echo
+			echo "== backport $b"
+			run_backport_checks
+		done
+	fi
 	echo
 	echo "tests took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 	echo "$PASSED passed, $FAILED failed"
