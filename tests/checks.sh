@@ -49,6 +49,22 @@ t_git_am_fresh() {
 	echo "  $n patches applied on a new tree of $(base_info "$TEST_BASE" pkg) $(base_info "$TEST_BASE" version)"
 }
 
+# The benchmark's sort-every-symbol variant still applies on top of the
+# series (bench/run.sh builds it; it runs on the mainline base only).
+t_variant_applies() {
+	local tree mainline
+	mainline=$(awk '!/^#/ {print $1; exit}' "$TOP/bases")
+	if [ "$TEST_BASE" != "$mainline" ]; then
+		echo "  not checked: the benchmark runs on $mainline only"
+		return 0
+	fi
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	git -C "$tree" checkout -q series
+	git -C "$tree" apply --check "$TOP/bench/variant-sort-all-symbols.patch" ||
+		{ echo "bench/variant-sort-all-symbols.patch does not apply on the series"; return 1; }
+	echo "  bench/variant-sort-all-symbols.patch applies on the series"
+}
+
 # The patch that does not apply is named, and the tree is left at base.
 t_bad_patch_named() {
 	local bad err tree
@@ -432,6 +448,7 @@ run_checks() {
 	check "fetch: $TEST_BASE base source" t_fetch_base
 	check "series: git am on a fresh $TEST_BASE tree" t_git_am_fresh
 	check "series: a patch that does not apply is named" t_bad_patch_named
+	check "bench: the variant patch applies on the series" t_variant_applies
 	check "checkpatch --strict ($TEST_BASE)" t_checkpatch_73
 	check "checkpatch --strict (6.12, for the Assisted-by form)" t_checkpatch_612
 	check "series: each patch builds (kernel/trace, kernel/module, lib/tests)" t_bisect_build
