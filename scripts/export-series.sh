@@ -35,7 +35,7 @@ main() {
 	rm -rf "$tmp"
 	# The first base in bases is mainline; the others are stable trees.
 	local prefix=PATCH
-	[ "$base" = "$(awk '!/^#/ {print $1; exit}' "$TOP/bases")" ] || prefix="PATCH $base.y"
+	[ "$base" = "$(mainline_base)" ] || prefix="PATCH $base.y"
 	git -C "$tree" format-patch -q --cover-letter --cover-from-description=auto \
 		--subject-prefix="$prefix" \
 		--no-signature --zero-commit --thread=shallow "${to[@]}" "${cc[@]}" \

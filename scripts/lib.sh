@@ -39,6 +39,12 @@ base_info() {
 	esac
 }
 
+# mainline_base: the first base in bases, the mainline one (the others
+# are stable trees).
+mainline_base() {
+	awk '!/^#/ {print $1; exit}' "$TOP/bases"
+}
+
 # use_ccache: the compiler cache of every build, shared by all trees (paths
 # relative to $CACHE, so stock and patched builds hit the same entries).
 use_ccache() {

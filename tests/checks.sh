@@ -53,7 +53,7 @@ t_git_am_fresh() {
 # series (bench/run.sh builds it; it runs on the mainline base only).
 t_variant_applies() {
 	local tree mainline
-	mainline=$(awk '!/^#/ {print $1; exit}' "$TOP/bases")
+	mainline=$(mainline_base)
 	if [ "$TEST_BASE" != "$mainline" ]; then
 		echo "  not checked: the benchmark runs on $mainline only"
 		return 0
@@ -115,7 +115,7 @@ checkpatch_all() {
 t_checkpatch_73() {
 	local tree extra=() mainline
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
-	mainline=$(awk '!/^#/ {print $1; exit}' "$TOP/bases")
+	mainline=$(mainline_base)
 	# 6.12's checkpatch calls Elf_Sym (an ELF type macro the kernel uses
 	# everywhere) CamelCase; 7.x's does not.
 	[ "$TEST_BASE" = "$mainline" ] || extra=(--ignore CAMELCASE)

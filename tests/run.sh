@@ -59,7 +59,7 @@ kunit_cases() {
 
 main() {
 	local b mainline backports
-	mainline=$(awk '!/^#/ {print $1; exit}' "$TOP/bases")
+	mainline=$(mainline_base)
 	[ $# -eq 0 ] || base_info "$1" pkg >/dev/null
 	lock_cache
 	rm -rf "$LOGS"
