@@ -15,7 +15,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TOUCHED='kernel/trace/ftrace|kernel/module/kallsyms\.c|include/linux/module\.h|lib/(tests/)?ftrace_locs'
+TOUCHED='kernel/trace/ftrace|kernel/module/kallsyms\.c|include/linux/module\.h|lib/(tests/)?ftrace_locs|samples/ftrace/ftrace-weak'
 
 # toolchain ARCH: set KARCH, CROSS_COMPILE and CC_NAME for ARCH.
 toolchain() {
@@ -50,7 +50,7 @@ main() {
 	[ -d "$tree/lib/tests" ] || lib=lib/
 	kconfig_from "$tree" "$obj" "$baseconfig" "$@"
 	verify_config "$obj" "${!#}"
-	make -C "$tree" O="$obj" CC="ccache $CC_NAME" W="${W:-}" -j"$(nproc)" kernel/trace/ kernel/module/ "$lib" \
+	make -C "$tree" O="$obj" CC="ccache $CC_NAME" W="${W:-}" -j"$(nproc)" kernel/trace/ kernel/module/ "$lib" samples/ftrace/ \
 		>"$obj/build.log" 2>&1 || {
 		tail -n 20 "$obj/build.log" >&2
 		die "build failed (log: $obj/build.log)"
@@ -58,7 +58,7 @@ main() {
 	if grep -E "($TOUCHED).*warning:" "$obj/build.log" >&2; then
 		die "warnings in the files the series changes (log: $obj/build.log)"
 	fi
-	echo "$arch$([ -z "${W:-}" ] || echo " W=$W") $(basename "$obj"): kernel/trace, kernel/module and $lib built, $(grep -c 'warning:' "$obj/build.log" || true) warnings, none in the changed files"
+	echo "$arch$([ -z "${W:-}" ] || echo " W=$W") $(basename "$obj"): kernel/trace, kernel/module, $lib and samples/ftrace built, $(grep -c 'warning:' "$obj/build.log" || true) warnings, none in the changed files"
 }
 
 main "$@"

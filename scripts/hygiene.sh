@@ -23,6 +23,9 @@ FILES=(
 	lib/ftrace_locs_kunit.c
 	lib/ftrace_locs_kunit.h
 	lib/ftrace_locs_kunit_funcs.c
+	samples/ftrace/ftrace-weak-lib.c
+	samples/ftrace/ftrace-weak-mod.c
+	samples/ftrace/ftrace-weak.h
 )
 
 # count LOG FILE: warnings and errors reported at FILE:LINE in LOG
@@ -37,7 +40,7 @@ main() {
 	need_cmd make gcc ccache sparse
 	use_ccache
 	git -C "$tree" checkout -q --detach "$ref" || die "cannot check out $ref"
-	kconfig_from "$tree" "$obj" tinyconfig "$TOP/config/kunit-module.config" \
+	kconfig_from "$tree" "$obj" tinyconfig "$TOP/config/ktest-series.config" \
 		"$TOP/config/x86_64-bench.config"
 	verify_config "$obj" "$TOP/config/x86_64-bench.config"
 	for f in "${FILES[@]}"; do

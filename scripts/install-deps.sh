@@ -21,6 +21,8 @@ PKGS=(
 	codespell gnuplot-nox gawk shellcheck
 	# checkpatch.pl runs scripts/spdxcheck.py on new files
 	python3-ply python3-git
+	# make htmldocs of the documentation patch
+	python3-sphinx python3-yaml
 )
 
 main() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make an uncompressed initramfs: static busybox, guest/init, guest/lib.sh,
-# SCRIPT as /test.sh and FILES under /files.
+# SCRIPT as /test.sh and FILES (files or directories) under /files.
 #
 # Usage: scripts/mkinitramfs.sh OUT.cpio SCRIPT [FILE...]
 set -euo pipefail
@@ -24,7 +24,7 @@ main() {
 	install -m 0755 "$TOP/guest/init" "$root/init"
 	install -m 0644 "$TOP/guest/lib.sh" "$root/lib.sh"
 	install -m 0755 "$script" "$root/test.sh"
-	[ $# -eq 0 ] || cp "$@" "$root/files/"
+	[ $# -eq 0 ] || cp -r "$@" "$root/files/"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$out" ||
 		die "cannot write $out"
 }

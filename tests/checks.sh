@@ -96,6 +96,9 @@ codespell_dict() {
 # The imported trees have no upstream history, so checkpatch cannot look
 # up the commits the changelogs cite: UNKNOWN_COMMIT_ID is ignored, the
 # 'commit <sha> ("<title>")' form is still checked.
+# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for every
+# new file; it is ignored, and instead each file a patch creates must be
+# covered by a MAINTAINERS entry (checked in the tree, which has them).
 checkpatch_all() {
 	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE dict
 	shift
@@ -105,11 +108,25 @@ checkpatch_all() {
 	# origin earlier in PATH may lack, and then that check is skipped.
 	while read -r p; do
 		PATH=/usr/bin:$PATH "$cp" --strict --no-signoff --codespell --codespellfile "$dict" \
-			--ignore UNKNOWN_COMMIT_ID --terse --show-types "$@" "$dir/$p" ||
+			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES --terse --show-types "$@" "$dir/$p" ||
 			{ echo "checkpatch: $p"; return 1; }
 		n=$((n + 1))
 	done <"$dir/series"
 	echo "  $n patches clean, codespell dictionary $dict"
+}
+
+# new_files_maintained: each file a patch of the series creates has a
+# maintained subsystem in MAINTAINERS (get_maintainer.pl, run in the tree
+# at series).
+new_files_maintained() {
+	local f s
+	while read -r f; do
+		s=$(./scripts/get_maintainer.pl --nogit --nogit-fallback --norolestats --subsystem -f "$f" | grep -v "@" |
+			grep -v '^THE REST$' | paste -sd, || true)
+		[ -n "$s" ] || { echo "$f: no MAINTAINERS entry covers it"; return 1; }
+		echo "  new file $f: $s"
+	done < <(sed 's|^|'"$TOP/patches/$TEST_BASE"'/|' "$TOP/patches/$TEST_BASE/series" |
+		xargs sed -n 's/^ create mode [0-9]* //p')
 }
 
 t_checkpatch_73() {
@@ -119,7 +136,8 @@ t_checkpatch_73() {
 	# 6.12's checkpatch calls Elf_Sym (an ELF type macro the kernel uses
 	# everywhere) CamelCase; 7.x's does not.
 	[ "$TEST_BASE" = "$mainline" ] || extra=(--ignore CAMELCASE)
-	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl "${extra[@]}")
+	git -C "$tree" checkout -q series
+	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl "${extra[@]}" && new_files_maintained)
 	echo "  with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree${extra[*]:+ (${extra[*]})}"
 }
 
@@ -164,9 +182,13 @@ t_bisect_build() {
 	obj=$CACHE/build/$TEST_BASE/bisect
 	for c in base $(git -C "$tree" rev-list --reverse base..series); do
 		out=$("$TOP/scripts/build-objs.sh" "$tree" "$c" "$obj" x86_64 tinyconfig \
-			"$TOP/config/kunit-module.config" "$FRAG")
+			"$TOP/config/ktest-series.config" "$FRAG")
 		[[ $out == *", 0 warnings,"* ]] ||
 			{ grep 'warning:' "$obj/build.log"; echo "warnings at $c"; return 1; }
+		if [ -e "$tree/samples/ftrace/ftrace-weak-mod.c" ] && [ ! -e "$obj/samples/ftrace/ftrace-weak.o" ]; then
+			echo "the sample module was not built at $c"
+			return 1
+		fi
 		echo "  $(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-60): builds, 0 warnings"
 	done
 	git -C "$tree" checkout -q series
@@ -356,30 +378,14 @@ kunit_info() {
 		sed -n 's/^.*# \(ftrace_locs_[a-z_]*: .*\)$/  \1/p'
 }
 
-t_kunit_module_build() {
-	local tree
-	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
-	"$TOP/scripts/build-kernel.sh" "$tree" series "$CACHE/build/$TEST_BASE/kunit-module" \
-		"$FRAG" "$TOP/config/kunit-module.config"
-	echo "  patched kernel with CONFIG_KUNIT=y and the suite as ftrace_locs_test.ko"
-}
-
 # The suite as a module, loaded twice in the guest: the agreement cases
 # check the module's own records. Parsed with kunit.py parse.
 t_kunit_module() {
-	local tree obj=$CACHE/build/$TEST_BASE/kunit-module out=$CACHE/test-kunit/module g rc=0 runs ko
+	local tree obj=$CACHE/build/$TEST_BASE/ktest-patched out=$CACHE/test-kunit/module g rc=0 runs
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
-	rm -rf "$out"
-	mkdir -p "$out"
-	ko=$(find "$obj/lib" -name ftrace_locs_test.ko)
-	[ -n "$ko" ] || { echo "no ftrace_locs_test.ko in $obj/lib"; return 1; }
-	"$TOP/scripts/mkinitramfs.sh" "$out/kunit.cpio" "$TOP/guest/kunit.sh" "$ko"
-	"$TOP/scripts/run-guest.sh" "$obj/arch/x86/boot/bzImage" "$out/kunit.cpio" "$out/guest" 300
+	"$TOP/scripts/kunit-guest.sh" "$tree" "$obj" "$out" || rc=$?
+	[ -s "$out/cases" ] || return 1
 	g=$out/guest/files
-	python3 "$tree/tools/testing/kunit/kunit.py" parse --json="$out/results.json" "$g/dmesg" \
-		>"$out/kunit.log" 2>&1 || rc=$?
-	[ -s "$out/results.json" ] || { tail -n 20 "$out/kunit.log"; return 1; }
-	"$TOP/scripts/kunit-cases.py" "$out/results.json" >"$out/cases"
 	kunit_info "$g/dmesg"
 	echo "  insmod ftrace_locs_test.ko, kunit.py parse: $(grep -o 'Ran [0-9]* tests.*' "$out/kunit.log")"
 	[ $rc -eq 0 ] || return $rc
@@ -391,6 +397,183 @@ t_kunit_module() {
 		return 1
 	fi
 	echo "  no WARN or BUG in the kernel log"
+}
+
+# The kernels of the end-to-end tests, stock and patched, with the same
+# options (config/ktest.config: kvm.ko, the trace-printk sample, KUnit);
+# the patched one also has what the series adds, as modules
+# (config/ktest-series.config).
+t_ktest_build() {
+	local kind=$1 tree ref frags=("$FRAG" "$TOP/config/ktest.config")
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	case $kind in
+	stock) ref=base ;;
+	patched)
+		ref=series
+		frags+=("$TOP/config/ktest-series.config")
+		;;
+	esac
+	"$TOP/scripts/build-kernel.sh" "$tree" "$ref" "$CACHE/build/$TEST_BASE/ktest-$kind" "${frags[@]}"
+	echo "  $kind kernel ($ref): $(find "$CACHE/build/$TEST_BASE/ktest-$kind" -name '*.ko' -printf '%f\n' | sort | paste -sd' ')"
+}
+
+# The modules of the ktest-KIND kernel, staged for the guest in
+# $CACHE/test-ktest/KIND/stage, and the ftrace selftests of the series in
+# $CACHE/test-ktest/KIND/tools/. On stock, the sample module of the series
+# is built out of tree, so that the same tests run there.
+t_ktest_stage() {
+	local kind=$1 tree work=$CACHE/test-ktest/$1 ext=() ref=series
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	rm -rf "$work"
+	mkdir -p "$work/ext"
+	git -C "$tree" archive series tools/testing/selftests/ftrace | tar -x -C "$work"
+	if [ "$kind" = stock ]; then
+		ref=base
+		git -C "$tree" archive series samples/ftrace | tar -x -C "$work/ext"
+		ext=("$work/ext/samples/ftrace")
+	fi
+	git -C "$tree" checkout -q "$ref"
+	"$TOP/scripts/stage-modules.sh" "$tree" "$CACHE/build/$TEST_BASE/ktest-$kind" "$work/stage" "${ext[@]}"
+	git -C "$tree" checkout -q series
+	echo "  $kind: $(find "$work/stage" -name '*.ko' -printf '%f\n' | sort | paste -sd' ') staged with modules.dep${ext[*]:+; ftrace-weak.ko of the series built out of tree}"
+}
+
+# ftracetest_cases OUT: "STATUS<TAB>test<TAB>result" for each test of an
+# ftracetest output. A test of test.d/ftrace ("ftrace - ...") must pass;
+# another one that cannot run in this guest (UNSUPPORTED, UNTESTED,
+# UNRESOLVED) is a skip, with its result.
+ftracetest_cases() {
+	awk -F '\t' '/^\[[0-9]+\] / {
+		name = $1; sub(/^\[[0-9]+\] /, "", name)
+		r = $NF; gsub(/[][]/, "", r)
+		if (r == "PASS" || r == "XFAIL") s = "PASS"
+		else if (r == "FAIL" || r == "UNDEFINED" || name ~ /^ftrace - /) s = "FAIL"
+		else s = "SKIP"
+		printf "%s\tftracetest: %s\t%s\n", s, name, r
+	}' "$1"
+}
+
+# ftracetest in a guest of the ktest-KIND kernel, on a SET of tests: weak
+# (the tests of the series) or basic (ftrace/func_mod_trace.tc and
+# 00basic). Each set gets its own boot: on 7.3-rc7, stock included,
+# loading a module whose init is traced can call a NULL address once the
+# function tracer has been on and off before (README, "Found on the way").
+t_ftracetest() {
+	local kind=$1 set=$2 work=$CACHE/test-ktest/$1 out rc=0
+	out=$work/ftracetest-$set
+	[ -d "$work/stage" ] || { echo "no staged modules in $work (t_ktest_stage)"; return 1; }
+	rm -rf "$out"
+	mkdir -p "$out"
+	case $set in
+	weak) printf '%s\n' test.d/ftrace/func_mod_weak.tc test.d/ftrace/func_mod_weak_filter.tc ;;
+	basic) printf '%s\n' test.d/ftrace/func_mod_trace.tc test.d/00basic ;;
+	esac >"$out/ftracetest.list"
+	"$TOP/scripts/mkinitramfs.sh" "$out/initrd.cpio" "$TOP/guest/ftracetest.sh" \
+		"$work/stage/lib/modules" "$work/tools/testing/selftests/ftrace" "$out/ftracetest.list"
+	"$TOP/scripts/run-guest.sh" "$CACHE/build/$TEST_BASE/ktest-$kind/arch/x86/boot/bzImage" \
+		"$out/initrd.cpio" "$out/guest" 600
+	ftracetest_cases "$out/guest/files/ftracetest.out" >"$out/cases"
+	[ -s "$out/cases" ] || { cat "$out/guest/files/ftracetest.out"; return 1; }
+	grep -q "ftracetest rc=" "$out/guest/files/ftracetest.out"
+	echo "  $kind kernel, ftracetest $(tr '\n' ' ' <"$out/ftracetest.list")in a fresh boot: $(cut -f3 "$out/cases" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}' | sed 's/, $//')"
+	# The basic set is judged against stock (t_ftracetest_vs_stock).
+	if [ "$set" = weak ] && grep -v '^PASS' "$out/cases"; then
+		rc=1
+	fi
+	if grep -E 'WARNING:|BUG:|Call Trace' "$out/guest/files/dmesg"; then
+		echo "the kernel warned"
+		rc=1
+	fi
+	echo "  no WARN or BUG in the kernel log"
+	return $rc
+}
+
+# The ftracetest SET on patched, test by test, against stock: a test that
+# passes on stock must pass on patched; one that does not pass on either,
+# with the same result, is a skip (the guest or the base, not the series).
+# Writes $CACHE/test-ktest/SET-vs-stock.cases for the summary.
+t_ftracetest_vs_stock() {
+	local set=$1 work=$CACHE/test-ktest out
+	out=$work/$set-vs-stock.cases
+	rm -f "$out"
+	if [ ! -s "$work/stock/ftracetest-$set/cases" ] || [ ! -s "$work/patched/ftracetest-$set/cases" ]; then
+		echo "no ftracetest results of the $set set on both kernels"
+		return 1
+	fi
+	awk -F '\t' 'NR == FNR { stock[$2] = $3; next }
+		{
+			s = ($2 in stock) ? stock[$2] : "missing"
+			if ($3 == "PASS" || $3 == "XFAIL") print "PASS\t" $2 "\t" $3
+			else if ($3 == s) print "SKIP\t" $2 "\t" $3 " on stock too"
+			else print "FAIL\t" $2 "\t" $3 ", on stock " s
+		}' "$work/stock/ftracetest-$set/cases" "$work/patched/ftracetest-$set/cases" >"$out"
+	echo "  $(grep -c '^PASS' "$out") pass on patched; not passing on either kernel, with the same result:"
+	grep '^SKIP' "$out" | cut -f2,3 | sed 's/^/    /; s/\t/: /' || true
+	if grep '^FAIL' "$out"; then
+		return 1
+	fi
+	echo "  no test that passes on stock fails on patched"
+}
+
+# ms_summary COLUMN FILE: "median (min-max)" in ms of a column of
+# microseconds (the lines of guest/lib.sh's time_insmod).
+ms_summary() {
+	cut -d' ' -f"$1" "$2" | sort -n | awk '{ v[NR] = $1 / 1000 }
+		END { printf "%.1f (%.1f-%.1f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
+
+# kvm.ko, a real module (virt/kvm has __weak functions that arch/x86/kvm
+# overrides): the lines its load adds to available_filter_functions are
+# identical on stock and patched, and unloading restores the whole list.
+# Its load times on both are printed (3 loads each).
+t_kvm_list() {
+	local kind work=$CACHE/test-ktest g d n inv
+	for kind in stock patched; do
+		[ -d "$work/$kind/stage" ] || { echo "no staged modules in $work/$kind"; return 1; }
+		"$TOP/scripts/mkinitramfs.sh" "$work/$kind/kvm.cpio" "$TOP/guest/kvm.sh" "$work/$kind/stage/lib/modules"
+		"$TOP/scripts/run-guest.sh" "$CACHE/build/$TEST_BASE/ktest-$kind/arch/x86/boot/bzImage" \
+			"$work/$kind/kvm.cpio" "$work/$kind/kvm" 600
+		g=$work/$kind/kvm/files
+		"$TOP/scripts/list-delta.sh" "$g/before" "$g/loaded" >"$work/$kind/kvm.delta"
+		[ -s "$work/$kind/kvm.delta" ] || { echo "$kind: loading kvm.ko added no line"; return 1; }
+		cmp -s "$g/before" "$g/unloaded" || { echo "$kind: the list after unloading kvm.ko differs"; return 1; }
+		if grep -E 'WARNING:|BUG:|Call Trace' "$g/dmesg"; then
+			echo "$kind: the kernel warned"
+			return 1
+		fi
+	done
+	d=$work/patched/kvm.delta
+	diff "$work/stock/kvm.delta" "$d" || { echo "kvm.ko: patched differs from stock"; return 1; }
+	n=$(grep -v '^__ftrace_invalid_address___' "$d" | grep -c ' \[kvm\]$' || true)
+	inv=$(grep -c '^__ftrace_invalid_address___' "$d" || true)
+	echo "  kvm.ko adds $(wc -l <"$d") lines to available_filter_functions, identical on stock and patched: $n functions, $inv invalid records (dead weak call sites)"
+	echo "  unloading restores the whole list on both; no WARN or BUG"
+	for kind in stock patched; do
+		echo "  $kind: 3 loads of kvm.ko, insmod ms $(ms_summary 1 "$work/$kind/kvm/files/times"), ftrace_module_enable() ms $(ms_summary 2 "$work/$kind/kvm/files/times")"
+	done
+	[ "$inv" -gt 0 ] || { echo "no invalid record: the check found no dead call site in kvm.ko"; return 1; }
+}
+
+# The documentation patch: make htmldocs of Documentation/trace (Sphinx)
+# at the base and with the series; no warning may name a file the series
+# touches there.
+t_htmldocs() {
+	local tree ref obj n files
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	files=$(git -C "$tree" diff --name-only base series -- Documentation/trace)
+	[ -n "$files" ] || { echo "the series touches nothing in Documentation/trace"; return 1; }
+	for ref in base series; do
+		obj=$CACHE/build/$TEST_BASE/htmldocs-$ref
+		git -C "$tree" checkout -q "$ref"
+		rm -rf "$obj"
+		mkdir -p "$obj"
+		PATH=/usr/bin:$PATH make -C "$tree" O="$obj" SPHINXDIRS=trace htmldocs >"$obj/build.log" 2>&1 ||
+			{ git -C "$tree" checkout -q series; tail -n 20 "$obj/build.log"; return 1; }
+		[ -s "$obj/Documentation/output/trace/ftrace.html" ] || { echo "$ref: no ftrace.html"; return 1; }
+		n=$(grep -c -F "$files" "$obj/build.log" || true)
+		echo "  $ref: make SPHINXDIRS=trace htmldocs, $(grep -c 'WARNING' "$obj/build.log" || true) warnings in all, $n naming $(tr '\n' ' ' <<<"$files")"
+		[ "$n" -eq 0 ] || { grep -F "$files" "$obj/build.log"; git -C "$tree" checkout -q series; return 1; }
+	done
 }
 
 # A guest that hangs, and a kernel that does not boot, give clear errors
@@ -433,13 +616,16 @@ run_backport_checks() {
 	check "$b series: git am on a fresh tree" t_git_am_fresh
 	check "$b checkpatch --strict (its own checkpatch.pl)" t_checkpatch_73
 	check "$b series: no new W=1, sparse or kernel-doc warning" t_hygiene
-	check "$b kunit: build the suite as a module" t_kunit_module_build
+	check "$b build: test kernel, patched" t_ktest_build patched
 	check "$b kunit: module loaded in the guest" t_kunit_module
-	kunit_cases "$b kunit module" "$CACHE/test-kunit/module/cases"
-	check "$b weak module: build" t_weak_module_build kunit-module
-	check "$b weak module: boot" t_weak_boot kunit-module
-	check "$b weak module: exact list" t_weak_list kunit-module
-	check "$b weak module: record decisions (enabled_functions)" t_weak_decisions kunit-module
+	count_cases "$b kunit module" "$CACHE/test-kunit/module/cases"
+	check "$b ktest: stage modules, patched" t_ktest_stage patched
+	check "$b ftracetest: the weak-function tests, patched" t_ftracetest patched weak
+	count_cases "$b" "$CACHE/test-ktest/patched/ftracetest-weak/cases"
+	check "$b weak module: build" t_weak_module_build ktest-patched
+	check "$b weak module: boot" t_weak_boot ktest-patched
+	check "$b weak module: exact list" t_weak_list ktest-patched
+	check "$b weak module: record decisions (enabled_functions)" t_weak_decisions ktest-patched
 }
 
 run_checks() {
@@ -468,11 +654,24 @@ run_checks() {
 	check "weak module: patched identical to stock" t_weak_vs_stock
 	check "weak module: record decisions (enabled_functions)" t_weak_decisions
 	check "kunit: built in, kunit.py run --arch=x86_64" t_kunit_builtin x86_64
-	kunit_cases "kunit x86_64 built in" "$CACHE/test-kunit/builtin-x86_64/cases"
+	count_cases "kunit x86_64 built in" "$CACHE/test-kunit/builtin-x86_64/cases"
 	check "kunit: built in, kunit.py run --arch=powerpcle" t_kunit_builtin powerpcle
-	kunit_cases "kunit ppc64le built in" "$CACHE/test-kunit/builtin-powerpcle/cases"
-	check "kunit: build the suite as a module" t_kunit_module_build
+	count_cases "kunit ppc64le built in" "$CACHE/test-kunit/builtin-powerpcle/cases"
+	check "build: test kernel, stock" t_ktest_build stock
+	check "build: test kernel, patched" t_ktest_build patched
 	check "kunit: module loaded in the guest" t_kunit_module
-	kunit_cases "kunit module" "$CACHE/test-kunit/module/cases"
+	count_cases "kunit module" "$CACHE/test-kunit/module/cases"
+	check "ktest: stage modules, stock" t_ktest_stage stock
+	check "ktest: stage modules, patched" t_ktest_stage patched
+	check "ftracetest: the weak-function tests, patched" t_ftracetest patched weak
+	count_cases "patched" "$CACHE/test-ktest/patched/ftracetest-weak/cases"
+	check "ftracetest: the weak-function tests, stock" t_ftracetest stock weak
+	count_cases "stock" "$CACHE/test-ktest/stock/ftracetest-weak/cases"
+	check "ftracetest: func_mod_trace.tc and 00basic, stock" t_ftracetest stock basic
+	check "ftracetest: func_mod_trace.tc and 00basic, patched" t_ftracetest patched basic
+	check "ftracetest: func_mod_trace.tc and 00basic, patched vs stock" t_ftracetest_vs_stock basic
+	count_cases "patched" "$CACHE/test-ktest/basic-vs-stock.cases"
+	check "kvm.ko: function list identical on stock and patched" t_kvm_list
+	check "docs: make htmldocs of Documentation/trace" t_htmldocs
 	check "guest: hang and boot failure reported" t_guest_failures
 }

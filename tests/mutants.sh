@@ -13,7 +13,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 FRAG=$TOP/config/x86_64-bench.config
-KFRAG=$TOP/config/kunit-module.config
+KFRAG=$TOP/config/ktest-series.config
 PASSED=0
 FAILED=0
 
@@ -25,14 +25,9 @@ failed_cases() {
 	mkdir -p "$dir"
 	"$TOP/scripts/build-kernel.sh" "$TREE" series "$obj" "$FRAG" "$KFRAG" >"$dir/build.log" 2>&1 ||
 		{ tail -n 5 "$dir/build.log" >&2; return 1; }
-	"$TOP/scripts/mkinitramfs.sh" "$dir/kunit.cpio" "$TOP/guest/kunit.sh" \
-		"$(find "$obj/lib" -name ftrace_locs_test.ko)"
-	"$TOP/scripts/run-guest.sh" "$obj/arch/x86/boot/bzImage" "$dir/kunit.cpio" "$dir/guest" 300 >"$dir/guest.log" 2>&1 ||
-		{ tail -n 5 "$dir/guest.log" >&2; return 1; }
-	python3 "$TREE/tools/testing/kunit/kunit.py" parse --json="$dir/results.json" \
-		"$dir/guest/files/dmesg" >"$dir/kunit.log" 2>&1 || true
-	"$TOP/scripts/kunit-cases.py" "$dir/results.json" >"$dir/cases"
-	awk -F '\t' '$1 == "FAIL" { sub(/^[^.]*\./, "", $2); print $2 }' "$dir/cases"
+	"$TOP/scripts/kunit-guest.sh" "$TREE" "$obj" "$dir/run" >"$dir/guest.log" 2>&1 || true
+	[ -s "$dir/run/cases" ] || { tail -n 5 "$dir/guest.log" >&2; return 1; }
+	awk -F '\t' '$1 == "FAIL" { sub(/^[^.]*\./, "", $2); print $2 }' "$dir/run/cases"
 }
 
 restore() {

@@ -42,9 +42,10 @@ check() {
 	fi
 }
 
-# kunit_cases WHAT FILE: count each KUnit case of FILE (from
-# scripts/kunit-cases.py) in the summary; a skipped case counts as neither.
-kunit_cases() {
+# count_cases WHAT FILE: count each case of FILE ("STATUS<TAB>name<TAB>
+# detail" lines: scripts/kunit-cases.py, ftracetest_cases) in the summary;
+# a skipped case counts as neither.
+count_cases() {
 	local what=$1 file=$2 status name detail
 	[ -s "$file" ] || return 0
 	while IFS=$'\t' read -r status name detail; do

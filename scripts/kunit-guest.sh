@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Run the KUnit suite of the series as a module in the guest: find
+# ftrace_locs_test.ko in a kernel build, boot that kernel with it
+# (guest/kunit.sh loads it twice), parse the log with kunit.py and list
+# the cases.
+#
+# Usage: scripts/kunit-guest.sh TREE OBJ OUT
+#   OUT/guest/files/: the guest's dmesg (first load) and dmesg-all;
+#   OUT/results.json and OUT/kunit.log: kunit.py parse;
+#   OUT/cases: one "STATUS<TAB>suite.case<TAB>detail" line per case.
+# Exit status: that of kunit.py parse (non-zero when a case failed).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+main() {
+	[ $# -eq 3 ] || die "usage: $0 TREE OBJ OUT"
+	local tree=$1 obj=$2 out=$3 ko rc=0
+	rm -rf "$out"
+	mkdir -p "$out"
+	ko=$(find "$obj/lib" -name ftrace_locs_test.ko)
+	[ -n "$ko" ] || die "no ftrace_locs_test.ko in $obj/lib"
+	"$TOP/scripts/mkinitramfs.sh" "$out/kunit.cpio" "$TOP/guest/kunit.sh" "$ko"
+	"$TOP/scripts/run-guest.sh" "$obj/arch/x86/boot/bzImage" "$out/kunit.cpio" "$out/guest" 300
+	python3 "$tree/tools/testing/kunit/kunit.py" parse --json="$out/results.json" \
+		"$out/guest/files/dmesg" >"$out/kunit.log" 2>&1 || rc=$?
+	[ -s "$out/results.json" ] || { tail -n 20 "$out/kunit.log" >&2; die "kunit.py parse wrote no results"; }
+	"$TOP/scripts/kunit-cases.py" "$out/results.json" >"$out/cases"
+	return $rc
+}
+
+main "$@"
