@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The A/B benchmark: stock 7.3-rc7 against the series (and the
+# The A/B benchmark: a stock base against the series (and the
 # sort-every-symbol variant), loading generated modules in qemu.
 #
-# Usage: bench/run.sh [--sizes "2000 8000 16000"] [--big] [--runs N] [--out DIR]
+# Usage: bench/run.sh [--base BASE] [--sizes "2000 8000 16000"] [--big]
+#                     [--runs N] [--out DIR]
+#   --base  the base (a line of bases; default: the mainline one, 7.3),
+#           with the series of patches/BASE
 #   --big   adds a 65,000-function module (amdgpu scale; stock needs
 #           minutes per load under TCG)
 #   --runs  loads per module and kernel (default 3)
-#   --out   results directory (default: results/ in this repository)
+#   --out   results directory (default: results/ in this repository for
+#           the mainline base, results/BASE/ for another)
 #
 # Prints a markdown table, writes DIR/results.md and DIR/plot.png, and
 # fails if any module's lines in available_filter_functions differ between
@@ -15,7 +19,6 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-BASE=7.3
 FRAG=$TOP/config/x86_64-bench.config
 KERNELS=(stock variant patched)
 
@@ -124,9 +127,11 @@ main() {
 	SIZES="2000 8000 16000"
 	RUNS=3
 	BIG=0
-	local out=$TOP/results work tree
+	local out="" work tree
+	BASE=$(mainline_base)
 	while [ $# -gt 0 ]; do
 		case $1 in
+		--base) BASE=$2; shift 2 ;;
 		--sizes) SIZES=$2; shift 2 ;;
 		--big) BIG=1; shift ;;
 		--runs) RUNS=$2; shift 2 ;;
@@ -135,6 +140,11 @@ main() {
 		esac
 	done
 	[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive number"
+	base_info "$BASE" pkg >/dev/null
+	if [ -z "$out" ]; then
+		out=$TOP/results
+		[ "$BASE" = "$(mainline_base)" ] || out=$TOP/results/$BASE
+	fi
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
 	lock_cache
 	"$TOP/scripts/install-deps.sh"

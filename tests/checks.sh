@@ -637,7 +637,7 @@ run_checks() {
 	check "bench: the variant patch applies on the series" t_variant_applies
 	check "checkpatch --strict ($TEST_BASE)" t_checkpatch_73
 	check "checkpatch --strict (6.12, for the Assisted-by form)" t_checkpatch_612
-	check "series: each patch builds (kernel/trace, kernel/module, lib/tests)" t_bisect_build
+	check "series: each patch builds (kernel/trace, kernel/module, lib/tests, samples/ftrace)" t_bisect_build
 	check "series: no new W=1, sparse or kernel-doc warning" t_hygiene
 	check "matrix: x86_64 IBT off (MAX_OFFSET 0)" t_matrix x86_64-noibt x86_64 tinyconfig yes "$FRAG" "$TOP/config/matrix/x86_64-noibt.config"
 	check "matrix: x86_64 CONFIG_MODULES=n" t_matrix x86_64-nomodules x86_64 tinyconfig no "$FRAG" "$TOP/config/matrix/x86_64-nomodules.config"

@@ -3,8 +3,10 @@
 # mutant at a time (tests/mutants/*.diff, each naming the cases that must
 # catch it), build the suite as a module on the mutated tree, load it in
 # the guest and check that those cases fail. The unmutated series runs
-# first and must pass. Ends with "N passed, N failed"; a mutant passes
-# when every case it names failed.
+# first and must pass. Then the same for the ftracetest tests of the
+# series (tests/mutants/selftest/*.diff, each naming the tests that must
+# fail), on a test kernel built from the mutated tree. Ends with
+# "N passed, N failed"; a mutant passes when everything it names failed.
 #
 # Usage: tests/mutants.sh [BASE]   (default 7.3; about a minute per mutant
 #                                   once the kernel is in ccache)
@@ -54,6 +56,44 @@ run_mutant() {
 	fi
 }
 
+# run_selftest_mutant DIFF: build the test kernel (config/ktest.config and
+# ktest-series.config) on the tree with DIFF applied, run the ftracetest
+# tests of the series on it (tests/checks.sh), and check that the tests
+# DIFF names fail.
+run_selftest_mutant() {
+	local diff=$1 mut what want cases t missed="" log
+	mut=selftest-$(basename "$diff" .diff)
+	what=$(sed -n 's/^Mutant: //p' "$diff")
+	want=$(sed -n 's/^Expect-fail: //p' "$diff")
+	log=$CACHE/mutants/$mut.log
+	mkdir -p "$CACHE/mutants"
+	git -C "$TREE" apply "$diff" || die "mutant $mut does not apply to $TREE"
+	(
+		TEST_BASE=$BASE
+		# shellcheck source=tests/checks.sh
+		. "$TOP/tests/checks.sh"
+		"$TOP/scripts/build-kernel.sh" "$TREE" series "$CACHE/build/$BASE/ktest-mutant" \
+			"$FRAG" "$TOP/config/ktest.config" "$TOP/config/ktest-series.config"
+		t_ktest_stage mutant
+		t_ftracetest mutant weak || true
+	) >"$log" 2>&1 || { restore; tail -n 5 "$log" >&2; die "mutant $mut: no test run (log $log)"; }
+	restore
+	cases=$CACHE/test-ktest/mutant/ftracetest-weak/cases
+	[ -s "$cases" ] || die "mutant $mut: no ftracetest results (log $log)"
+	while IFS= read -r t; do
+		grep -qF "FAIL	ftracetest: $t	" "$cases" || missed="$missed '$t'"
+	done <<<"$want"
+	if [ -z "$missed" ]; then
+		PASSED=$((PASSED + 1))
+		printf 'PASS  %s (%s): failed: %s; passed: %s\n' "$mut" "$what" \
+			"$(awk -F '\t' '$1 == "FAIL" { sub(/^ftracetest: /, "", $2); print $2 }' "$cases" | paste -sd';')" \
+			"$(awk -F '\t' '$1 == "PASS" { sub(/^ftracetest: /, "", $2); print $2 }' "$cases" | paste -sd';')"
+	else
+		FAILED=$((FAILED + 1))
+		printf 'FAIL  %s (%s): passed%s\n' "$mut" "$what" "$missed"
+	fi
+}
+
 main() {
 	local diff failed
 	BASE=${1:-7.3}
@@ -68,6 +108,9 @@ main() {
 	echo "PASS  baseline: every case passes on the series as it is"
 	for diff in "$TOP/tests/mutants/"*.diff; do
 		run_mutant "$diff"
+	done
+	for diff in "$TOP/tests/mutants/selftest/"*.diff; do
+		run_selftest_mutant "$diff"
 	done
 	echo
 	echo "$PASSED passed, $FAILED failed"
