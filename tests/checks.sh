@@ -4,6 +4,12 @@
 
 FRAG=$TOP/config/x86_64-bench.config
 
+# kernel_warned LOG: print the WARN, BUG and call trace lines of a guest's
+# kernel log; true if there is any.
+kernel_warned() {
+	grep -E 'WARNING:|BUG:|Call Trace' "$1"
+}
+
 t_shellcheck() {
 	local files
 	mapfile -t files < <(git -C "$TOP" ls-files '*.sh' 'guest/init' '.ci/run')
@@ -330,7 +336,7 @@ t_weak_decisions() {
 			echo "$k: a dead site was enabled"
 			return 1
 		fi
-		if grep -E 'WARNING:|BUG:|Call Trace' "$g/dmesg"; then
+		if kernel_warned "$g/dmesg"; then
 			echo "$k: the kernel warned"
 			return 1
 		fi
@@ -392,7 +398,7 @@ t_kunit_module() {
 	runs=$(grep -c '^\[[0-9. ]*\] ok 1 ftrace_locs$' "$g/dmesg-all" || true)
 	[ "$runs" -eq 2 ] || { echo "$runs passing runs of the suite in two loads"; return 1; }
 	echo "  unloaded and loaded again: the suite passed both times"
-	if grep -E 'WARNING:|BUG:|Call Trace' "$g/dmesg-all"; then
+	if kernel_warned "$g/dmesg-all"; then
 		echo "the kernel warned"
 		return 1
 	fi
@@ -480,11 +486,12 @@ t_ftracetest() {
 	if [ "$set" = weak ] && grep -v '^PASS' "$out/cases"; then
 		rc=1
 	fi
-	if grep -E 'WARNING:|BUG:|Call Trace' "$out/guest/files/dmesg"; then
+	if kernel_warned "$out/guest/files/dmesg"; then
 		echo "the kernel warned"
 		rc=1
+	else
+		echo "  no WARN or BUG in the kernel log"
 	fi
-	echo "  no WARN or BUG in the kernel log"
 	return $rc
 }
 
@@ -537,7 +544,7 @@ t_kvm_list() {
 		"$TOP/scripts/list-delta.sh" "$g/before" "$g/loaded" >"$work/$kind/kvm.delta"
 		[ -s "$work/$kind/kvm.delta" ] || { echo "$kind: loading kvm.ko added no line"; return 1; }
 		cmp -s "$g/before" "$g/unloaded" || { echo "$kind: the list after unloading kvm.ko differs"; return 1; }
-		if grep -E 'WARNING:|BUG:|Call Trace' "$g/dmesg"; then
+		if kernel_warned "$g/dmesg"; then
 			echo "$kind: the kernel warned"
 			return 1
 		fi
