@@ -36,7 +36,13 @@ main() {
 	# The first base in bases is mainline; the others are stable trees.
 	local prefix=PATCH
 	[ "$base" = "$(mainline_base)" ] || prefix="PATCH $base.y"
-	git -C "$tree" format-patch -q --cover-letter --cover-from-description=auto \
+	# The cover letter is from whoever wrote the last patch, not from the
+	# identity the work tree happens to have (the import's "Base Import").
+	local name email
+	name=$(git -C "$tree" log -1 --format=%an)
+	email=$(git -C "$tree" log -1 --format=%ae)
+	git -C "$tree" -c user.name="$name" -c user.email="$email" \
+		format-patch -q --cover-letter --cover-from-description=auto \
 		--subject-prefix="$prefix" \
 		--no-signature --zero-commit --thread=shallow "${to[@]}" "${cc[@]}" \
 		-o "$out" base..HEAD >/dev/null ||

@@ -56,14 +56,9 @@ t_git_am_fresh() {
 }
 
 # The benchmark's sort-every-symbol variant still applies on top of the
-# series (bench/run.sh builds it; it runs on the mainline base only).
+# series of the base (bench/run.sh --base builds it).
 t_variant_applies() {
-	local tree mainline
-	mainline=$(mainline_base)
-	if [ "$TEST_BASE" != "$mainline" ]; then
-		echo "  not checked: the benchmark runs on $mainline only"
-		return 0
-	fi
+	local tree
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	git -C "$tree" checkout -q series
 	git -C "$tree" apply --check "$TOP/bench/variant-sort-all-symbols.patch" ||
