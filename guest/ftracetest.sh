@@ -6,8 +6,8 @@
 # shellcheck source=guest/lib.sh
 . /lib.sh
 
-mkdir -p /lib /etc
-ln -s /files/modules /lib/modules
+use_staged_modules
+mkdir -p /etc
 # test_ownership.tc and mount_options.tc look for a second user and group.
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >/etc/passwd
 printf 'root:x:0:\nnogroup:x:65534:\n' >/etc/group

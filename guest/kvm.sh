@@ -9,8 +9,7 @@
 . /lib.sh
 AFF=$TRACING/available_filter_functions
 
-mkdir -p /lib
-ln -s /files/modules /lib/modules
+use_staged_modules
 ko=$(find /lib/modules/ -name kvm.ko)
 [ -n "$ko" ] || exit 1
 modprobe irqbypass || exit 1

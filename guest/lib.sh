@@ -3,6 +3,13 @@
 
 TRACING=/sys/kernel/tracing
 
+# use_staged_modules: the modules the host staged in /files/modules (with
+# their modules.dep, scripts/stage-modules.sh) as /lib/modules, for modprobe.
+use_staged_modules() {
+	mkdir -p /lib
+	ln -s /files/modules /lib/modules
+}
+
 # send NAME FILE: copy FILE to the host over ttyS1, framed by markers.
 send() {
 	{

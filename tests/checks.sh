@@ -426,10 +426,11 @@ t_ktest_stage() {
 	local kind=$1 tree work=$CACHE/test-ktest/$1 ext=() ref=series
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	rm -rf "$work"
-	mkdir -p "$work/ext"
+	mkdir -p "$work"
 	git -C "$tree" archive series tools/testing/selftests/ftrace | tar -x -C "$work"
 	if [ "$kind" = stock ]; then
 		ref=base
+		mkdir -p "$work/ext"
 		git -C "$tree" archive series samples/ftrace | tar -x -C "$work/ext"
 		ext=("$work/ext/samples/ftrace")
 	fi
