@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Generate the C sources and Kbuild file of a test module.
 #
-# Usage: scripts/gen-module.sh bench NAME NFUNCS DIR
+# Usage: scripts/gen-module.sh bench NAME NFUNCS DIR [NDATA]
 #        scripts/gen-module.sh weak NAME DIR [--live-first]
 #
-# bench: NFUNCS one-line global functions, each with a static data symbol,
-#   split over files of 1,000 functions. With call padding every function
+# bench: NFUNCS one-line global functions, each with NDATA (default 1)
+#   static data symbols, split over files of 1,000 functions. With call padding every function
 #   also gets a __pfx_ symbol, so the symtab looks like a real module's:
 #   functions, padding symbols and data.
 # weak: weak functions in one object file, strong overrides of some of them
@@ -23,12 +23,14 @@ set -euo pipefail
 PER_FILE=1000
 
 gen_bench_file() {
-	local name=$1 first=$2 last=$3
-	awk -v n="$name" -v a="$first" -v b="$last" 'BEGIN {
+	local name=$1 first=$2 last=$3 ndata=$4
+	awk -v n="$name" -v a="$first" -v b="$last" -v d="$ndata" 'BEGIN {
 		print "// SPDX-License-Identifier: GPL-2.0"
 		print "#include <linux/compiler.h>"
 		for (i = a; i <= b; i++) {
 			printf "static int %s_data_%d __used = %d;\n", n, i, i
+			for (j = 1; j < d; j++)
+				printf "static int %s_data_%d_%d __used = %d;\n", n, i, j, j
 			printf "int %s_fn_%d(int x);\n", n, i
 			printf "int %s_fn_%d(int x)\n{\n\treturn x * %d + %s_data_%d;\n}\n", n, i, i % 97 + 2, n, i
 		}
@@ -36,10 +38,11 @@ gen_bench_file() {
 }
 
 gen_bench() {
-	local name=$1 nfuncs=$2 dir=$3 first objs="" f=0
+	local name=$1 nfuncs=$2 dir=$3 ndata=$4 first objs="" f=0
 	[[ $nfuncs =~ ^[1-9][0-9]*$ ]] || die "NFUNCS must be a positive number, not '$nfuncs'"
+	[[ $ndata =~ ^[1-9][0-9]*$ ]] || die "NDATA must be a positive number, not '$ndata'"
 	for ((first = 0; first < nfuncs; first += PER_FILE)); do
-		gen_bench_file "$name" "$first" $((first + PER_FILE < nfuncs ? first + PER_FILE - 1 : nfuncs - 1)) \
+		gen_bench_file "$name" "$first" $((first + PER_FILE < nfuncs ? first + PER_FILE - 1 : nfuncs - 1)) "$ndata" \
 			>"$dir/${name}_$f.c"
 		objs+=" ${name}_$f.o"
 		f=$((f + 1))
@@ -122,14 +125,14 @@ gen_weak() {
 }
 
 main() {
-	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR | weak NAME DIR [--live-first]"
+	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first]"
 	local kind=$1
 	shift
 	case $kind in
 	bench)
-		[ $# -eq 3 ] || die "usage: $0 bench NAME NFUNCS DIR"
+		[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA]"
 		mkdir -p "$3"
-		gen_bench "$1" "$2" "$3"
+		gen_bench "$1" "$2" "$3" "${4:-1}"
 		;;
 	weak)
 		case $# in

@@ -5,7 +5,8 @@
 #
 # OUTDIR/console.log gets the serial console, OUTDIR/data.log what the guest
 # sent over ttyS1; OUTDIR/files/NAME each file framed there by send().
-# Exit 0 only when the guest reached "GUEST-DONE rc=0".
+# Exit 0 only when the guest reached "GUEST-DONE rc=0". GUEST_CMDLINE adds
+# to the kernel command line, GUEST_SMP sets the vCPUs (default 1).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -29,7 +30,7 @@ main() {
 	mkdir -p "$out"
 	rm -rf "$out/files" "$out/console.log" "$out/data.log"
 	timeout --foreground -k 5 "$limit" \
-		qemu-system-x86_64 -accel "$accel" -cpu max -m 2G -smp 1 \
+		qemu-system-x86_64 -accel "$accel" -cpu max -m 2G -smp "${GUEST_SMP:-1}" \
 		-nographic -no-reboot -nodefaults \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 ${GUEST_CMDLINE:-}" \

@@ -581,6 +581,14 @@ t_htmldocs() {
 
 # A guest that hangs, and a kernel that does not boot, give clear errors
 # with the last console lines.
+# The quick subset of the reliability scenarios (tests/debug.sh --quick):
+# the patched debug kernel (lockdep, KASAN, kmemleak, fault injection,
+# lockup detectors) through every scenario with smaller modules, after the
+# detector controls. Each scenario and control counts in the summary.
+t_debug_quick() {
+	LOCKED=1 "$TOP/tests/debug.sh" --base "$TEST_BASE" --quick | sed 's/^/  /'
+}
+
 t_guest_failures() {
 	local work=$CACHE/test-guest-fail err kernel=$CACHE/build/$TEST_BASE/patched/arch/x86/boot/bzImage
 	rm -rf "$work"
@@ -676,5 +684,7 @@ run_checks() {
 	count_cases "patched" "$CACHE/test-ktest/basic-vs-stock.cases"
 	check "kvm.ko: function list identical on stock and patched" t_kvm_list
 	check "docs: make htmldocs of Documentation/trace" t_htmldocs
+	check "debug kernel: reliability scenarios, quick subset, patched" t_debug_quick
+	count_cases "debug" "$CACHE/debug/$TEST_BASE-lazy/cases"
 	check "guest: hang and boot failure reported" t_guest_failures
 }

@@ -1,0 +1,351 @@
+#!/bin/sh
+# Guest side of the reliability scenarios on the debug kernels (tests/debug.sh).
+# The host boots the kernel once per scenario, named on the kernel command
+# line as ftm_scenario=NAME, so that every splat in a boot's log belongs to
+# one scenario. The modules are in /files: big.ko, mid.ko, small.ko
+# (generated, one-line functions) and weak.ko (overridden weak functions; its
+# traceable functions in weak.live, its dead call sites in weak.dead).
+# Each scenario prints "debug: ..." lines of what it checked and sends the
+# files the host compares between stock and patched; any failed check exits
+# non-zero. The host reads the splats from the console and from dmesg.
+# shellcheck source=guest/lib.sh
+. /lib.sh
+AFF=$TRACING/available_filter_functions
+DEBUGFS=/sys/kernel/debug
+
+say() {
+	echo "debug: $*"
+}
+
+fail() {
+	echo "debug: FAIL: $*"
+	exit 1
+}
+
+scenario_name() {
+	sed -n 's/.*ftm_scenario=\([a-z0-9_-]*\).*/\1/p' /proc/cmdline
+}
+
+# The detectors a scenario relies on must be alive: lockdep turns itself
+# off after its first report, kmemleak after an internal error. Leaks
+# kmemleak suspects before the scenario (boot) are cleared, so that the
+# scan after it shows only what the scenario leaked.
+detectors_start() {
+	lockdep_on
+	echo scan >"$DEBUGFS/kmemleak" || fail "kmemleak is off"
+	echo clear >"$DEBUGFS/kmemleak"
+}
+
+detectors_end() {
+	lockdep_on
+	# Two scans: kmemleak reports an object only when it is older than 5 s
+	# and unreferenced in two scans.
+	echo scan >"$DEBUGFS/kmemleak" || fail "kmemleak is off"
+	sleep 6
+	echo scan >"$DEBUGFS/kmemleak"
+	cat "$DEBUGFS/kmemleak" >/tmp/kmemleak
+	[ ! -s /tmp/kmemleak ] || {
+		head -n 40 /tmp/kmemleak
+		fail "kmemleak: $(grep -c '^unreferenced object' /tmp/kmemleak) objects leaked"
+	}
+	say "lockdep still on (debug_locks 1); kmemleak: no leak since the scenario began"
+}
+
+lockdep_on() {
+	grep -q '^ *debug_locks: *1$' /proc/lockdep_stats ||
+		fail "lockdep is off ($(grep debug_locks /proc/lockdep_stats))"
+}
+
+# load_parallel KO...: insmod every KO at the same time, as udev does; all must load.
+# shellcheck disable=SC2317 # called through elapsed_ms
+load_parallel() {
+	pids=""
+	for ko in "$@"; do
+		insmod "/files/$ko" &
+		pids="$pids $!"
+	done
+	bad=0
+	for p in $pids; do
+		wait "$p" || bad=1
+	done
+	[ "$bad" -eq 0 ] || fail "a parallel insmod of $* failed"
+}
+
+# module_records NAME: how many lines of available_filter_functions name
+# module NAME.
+module_records() {
+	grep -c "\[$1\]\$" "$AFF" || true
+}
+
+# elapsed_ms CMD...: run CMD, print how long it took in milliseconds.
+elapsed_ms() {
+	s=$(cut -d' ' -f1 /proc/uptime)
+	"$@" || return 1
+	e=$(cut -d' ' -f1 /proc/uptime)
+	awk -v s="$s" -v e="$e" 'BEGIN { printf "%d\n", (e - s) * 1000 + 0.5 }'
+}
+
+# 1. The big module: load, unload, load again; the list after each load is
+# the same, after the unload it is the one from before.
+scenario_load() {
+	cat "$AFF" >/tmp/before
+	t1=$(time_insmod /files/big.ko) || fail "insmod big.ko"
+	cat "$AFF" >/tmp/after
+	rmmod big || fail "rmmod big"
+	cmp -s /tmp/before "$AFF" || fail "unloading big did not restore available_filter_functions"
+	t2=$(time_insmod /files/big.ko) || fail "insmod big.ko again"
+	cmp -s /tmp/after "$AFF" || fail "the list after the second load differs from the first"
+	n=$(module_records big)
+	syms=$(grep -c '\[big\]$' /proc/kallsyms)
+	rmmod big || fail "rmmod big"
+	say "big: $n records, $syms symbols; load 1: $t1, load 2: $t2 (insmod us, ftrace_module_enable() us); unload restored the list, reload gave the same list"
+	echo "load1 $t1" >/tmp/times
+	echo "load2 $t2" >>/tmp/times
+	send before /tmp/before
+	send after /tmp/after
+	send times /tmp/times
+}
+
+# 2. Three modules of different sizes loaded at the same time.
+scenario_parallel() {
+	cat "$AFF" >/tmp/before
+	ms=$(elapsed_ms load_parallel big.ko mid.ko small.ko) || exit 1
+	cat "$AFF" >/tmp/after
+	for m in big mid small; do
+		say "$m: $(module_records "$m") records"
+	done
+	rmmod big mid small || fail "rmmod"
+	cmp -s /tmp/before "$AFF" || fail "unloading did not restore available_filter_functions"
+	say "three parallel loads took $ms ms; unload restored the list"
+	echo "parallel $ms" >/tmp/times
+	send before /tmp/before
+	send after /tmp/after
+	send times /tmp/times
+}
+
+# traced_records NAME: records of module NAME in enabled_functions, and
+# dead call sites there (which must never be enabled).
+traced_records() {
+	grep -c "\[$1\]" "$TRACING/enabled_functions" || true
+}
+
+# 3. Loads while tracers run. a) The function tracer on (after an earlier
+# on/off), filtering one kernel function and, cached, ":mod:" of the weak
+# and big modules: at load the cached filter takes every live record of
+# each. b) function_graph with a filter on the weak module: its init
+# function calls every live function, traced through the new call sites.
+scenario_tracing() {
+	echo function >"$TRACING/current_tracer" || fail "function tracer"
+	echo nop >"$TRACING/current_tracer"
+	echo ksys_sync >"$TRACING/set_ftrace_filter" || fail "filter ksys_sync"
+	echo ':mod:weak' >>"$TRACING/set_ftrace_filter" || fail "cached :mod:weak"
+	echo ':mod:big' >>"$TRACING/set_ftrace_filter" || fail "cached :mod:big"
+	echo function >"$TRACING/current_tracer" || fail "function tracer on"
+	insmod /files/weak.ko || fail "insmod weak.ko under the function tracer"
+	insmod /files/big.ko || fail "insmod big.ko under the function tracer"
+	nw=$(traced_records weak)
+	nb=$(traced_records big)
+	[ "$nw" -eq "$(wc -l </files/weak.live)" ] ||
+		fail "function tracer: $nw records of weak enabled, want $(wc -l </files/weak.live)"
+	[ "$nb" -eq "$(module_records big)" ] ||
+		fail "function tracer: $nb records of big enabled, want $(module_records big)"
+	! grep -q __ftrace_invalid_address "$TRACING/enabled_functions" ||
+		fail "a dead call site is enabled"
+	grep "\[weak\]" "$TRACING/enabled_functions" | cut -d' ' -f1 | sort >/tmp/enabled.weak
+	say "function tracer with cached :mod: filters: weak $nw records enabled (its live functions), big $nb (all), no dead call site"
+	echo nop >"$TRACING/current_tracer"
+	rmmod weak big || fail "rmmod under the function tracer"
+	echo >"$TRACING/set_ftrace_filter"
+
+	echo ksys_sync >"$TRACING/set_ftrace_filter" || fail "filter ksys_sync"
+	echo ':mod:weak' >>"$TRACING/set_ftrace_filter" || fail "cached :mod:weak"
+	echo >"$TRACING/trace"
+	echo function_graph >"$TRACING/current_tracer" || fail "function_graph"
+	insmod /files/weak.ko || fail "insmod weak.ko under function_graph"
+	# Read the trace first: a change of tracer empties the buffer.
+	cat "$TRACING/trace" >/tmp/graph
+	echo nop >"$TRACING/current_tracer"
+	n=0
+	while read -r f; do
+		grep -qw "$f" /tmp/graph && n=$((n + 1))
+	done </files/weak.called
+	[ "$n" -eq "$(wc -l </files/weak.called)" ] || {
+		grep -v '^#' /tmp/graph | tail -n 20
+		fail "function_graph traced $n of the $(wc -l </files/weak.called) functions weak's init calls"
+	}
+	rmmod weak || fail "rmmod weak"
+	echo >"$TRACING/set_ftrace_filter"
+	say "function_graph filtering ksys_sync and, cached, :mod:weak: the calls of weak's init to its $n live functions were traced"
+	send enabled.weak /tmp/enabled.weak
+}
+
+# 4. A glob on set_ftrace_filter with the big module loaded: every module
+# record is looked up by name (kallsyms), with or without the series.
+scenario_filter() {
+	insmod /files/big.ko || fail "insmod big.ko"
+	ms=$(elapsed_ms sh -c "echo 'big_fn_1*' >$TRACING/set_ftrace_filter") || fail "glob on set_ftrace_filter"
+	n=$(wc -l <"$TRACING/set_ftrace_filter")
+	sort "$TRACING/set_ftrace_filter" >/tmp/filter
+	echo >"$TRACING/set_ftrace_filter"
+	ms2=$(elapsed_ms sh -c "echo ':mod:big' >$TRACING/set_ftrace_filter") || fail ":mod:big on set_ftrace_filter"
+	n2=$(wc -l <"$TRACING/set_ftrace_filter")
+	echo >"$TRACING/set_ftrace_filter"
+	rmmod big || fail "rmmod big"
+	[ "$n" -gt 0 ] || fail "'big_fn_1*' matched nothing"
+	say "set_ftrace_filter 'big_fn_1*': $n functions in $ms ms; ':mod:big': $n2 in $ms2 ms"
+	printf 'glob %s\nmod %s\n' "$ms" "$ms2" >/tmp/times
+	send filter /tmp/filter
+	send times /tmp/times
+}
+
+# symbol_range SYM: the address of text symbol SYM and of the next symbol.
+symbol_range() {
+	start=$(awk -v s="$1" '$3 == s && ($2 == "t" || $2 == "T") { print $1; exit }' /proc/kallsyms)
+	[ -n "$start" ] || return 1
+	end=$(awk -v a="$start" '$1 > a' /proc/kallsyms | sort | head -n 1 | cut -d' ' -f1)
+	echo "0x$start 0x$end"
+}
+
+# inject KIND: fail every slab (failslab) or page (fail_page_alloc)
+# allocation made from ftrace_module_enable() by the tasks that opt in.
+inject() {
+	d=$DEBUGFS/$1
+	echo 100 >"$d/probability"
+	echo 1 >"$d/interval"
+	echo 1000000 >"$d/times"
+	echo 1 >"$d/verbose"
+	echo Y >"$d/task-filter"
+	echo "$RANGE_START" >"$d/require-start"
+	echo "$RANGE_END" >"$d/require-end"
+	echo 32 >"$d/stacktrace-depth"
+}
+
+# injected: how many failures failslab and fail_page_alloc injected.
+injected() {
+	echo $((2000000 - $(cat "$DEBUGFS/failslab/times") - $(cat "$DEBUGFS/fail_page_alloc/times")))
+}
+
+# decided_records NAME: the records of module NAME a tracer enables when
+# all the rest of the kernel is in set_ftrace_notrace: exactly those that
+# are not FTRACE_FL_DISABLED.
+decided_records() {
+	echo "*:mod:!$1" >"$TRACING/set_ftrace_notrace" || fail "notrace"
+	echo function >"$TRACING/current_tracer" || fail "function tracer"
+	cut -d' ' -f1 "$TRACING/enabled_functions" | sort
+	echo nop >"$TRACING/current_tracer"
+	echo >"$TRACING/set_ftrace_notrace"
+}
+
+# 5. The index cannot be allocated: every allocation under
+# ftrace_module_enable() of the insmod fails, so the records take
+# test_for_valid_rec(). The decisions and the list must not change.
+scenario_nomem() {
+	RANGE=$(symbol_range ftrace_module_enable) || fail "no ftrace_module_enable in /proc/kallsyms"
+	RANGE_START=${RANGE% *}
+	RANGE_END=${RANGE#* }
+	inject failslab
+	inject fail_page_alloc
+	echo N >"$DEBUGFS/fail_page_alloc/ignore-gfp-wait"
+	echo N >"$DEBUGFS/fail_page_alloc/ignore-gfp-highmem"
+	echo N >"$DEBUGFS/failslab/ignore-gfp-wait"
+	cat "$AFF" >/tmp/before
+	sh -c 'echo 1 >/proc/self/make-it-fail && exec insmod /files/weak.ko' ||
+		fail "insmod weak.ko with the allocations failing"
+	nweak=$(injected)
+	t=$(sh -c 'echo 1 >/proc/self/make-it-fail && exec sh -c ". /lib.sh && time_insmod /files/big.ko"') ||
+		fail "insmod big.ko with the allocations failing"
+	nbig=$(($(injected) - nweak))
+	echo 0 >"$DEBUGFS/failslab/probability"
+	echo 0 >"$DEBUGFS/fail_page_alloc/probability"
+	if [ "$nweak" -eq 0 ] || [ "$nbig" -eq 0 ]; then
+		fail "no allocation failed (weak: $nweak, big: $nbig injected)"
+	fi
+	cat "$AFF" >/tmp/after
+	decided_records weak >/tmp/decided.weak
+	sort /files/weak.live >/tmp/live
+	cmp -s /tmp/decided.weak /tmp/live ||
+		fail "records enabled with the allocations failing: $(tr '\n' ' ' </tmp/decided.weak)"
+	rmmod weak big || fail "rmmod"
+	say "allocations failed under ftrace_module_enable() ($RANGE): $nweak injected loading weak, $nbig loading big (insmod, ftrace_module_enable() us: $t); weak: $(wc -l </tmp/decided.weak) records enabled, exactly its live functions"
+	echo "injected $nweak $nbig $t" >/tmp/times
+	send before /tmp/before
+	send after /tmp/after
+	send decided.weak /tmp/decided.weak
+	send times /tmp/times
+}
+
+# 6. The weak module loaded and unloaded 50 times: the same list each time,
+# the list from before after each unload, no leak kmemleak can find.
+scenario_cycles() {
+	cycles=$(cat /files/cycles)
+	cat "$AFF" >/tmp/before
+	slab0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	insmod /files/weak.ko || fail "insmod weak.ko"
+	cat "$AFF" >/tmp/after
+	decided_records weak >/tmp/decided.weak
+	rmmod weak || fail "rmmod weak"
+	i=2
+	while [ "$i" -le "$cycles" ]; do
+		insmod /files/weak.ko || fail "insmod weak.ko, cycle $i"
+		cmp -s /tmp/after "$AFF" || fail "cycle $i: the list differs from the first load"
+		rmmod weak || fail "rmmod weak, cycle $i"
+		cmp -s /tmp/before "$AFF" || fail "cycle $i: unloading did not restore the list"
+		i=$((i + 1))
+	done
+	slab1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	say "$cycles loads and unloads of weak: the same list each time, restored each time; Slab: ${slab0} kB before, ${slab1} kB after (kmemleak below)"
+	echo "slab $slab0 $slab1" >/tmp/times
+	send before /tmp/before
+	send after /tmp/after
+	send decided.weak /tmp/decided.weak
+	send times /tmp/times
+}
+
+# Positive controls: each detector reports what it exists to report.
+scenario_control() {
+	echo WARNING >"$DEBUGFS/provoke-crash/DIRECT"
+	echo READ_AFTER_FREE >"$DEBUGFS/provoke-crash/DIRECT"
+	insmod /files/kmemleak-test.ko || fail "insmod kmemleak-test.ko"
+	rmmod kmemleak_test || true
+	echo scan >"$DEBUGFS/kmemleak"
+	sleep 6
+	echo scan >"$DEBUGFS/kmemleak"
+	n=$(grep -c '^unreferenced object' "$DEBUGFS/kmemleak" || true)
+	say "kmemleak: $n objects leaked (kmemleak-test leaks on purpose)"
+	echo HUNG_TASK >"$DEBUGFS/provoke-crash/DIRECT" &
+	sleep 30
+	say "controls provoked: WARNING, use-after-free, kmemleak-test, a hung task"
+}
+
+# Positive control that ends the boot: LKDTM's SPINLOCKUP returns to user
+# space holding a spinlock (lockdep reports it), and the second one spins
+# on it (the soft lockup detector panics).
+scenario_control_lockup() {
+	echo SPINLOCKUP >"$DEBUGFS/provoke-crash/DIRECT"
+	echo SPINLOCKUP >"$DEBUGFS/provoke-crash/DIRECT"
+	sleep 30
+	fail "SPINLOCKUP did not stop the kernel"
+}
+
+main() {
+	s=$(scenario_name)
+	mount -t debugfs debugfs "$DEBUGFS" 2>/dev/null || true
+	setup_probes || fail "cannot set kprobes on ftrace_module_enable"
+	say "scenario $s on $(uname -r) $(uname -v | cut -d' ' -f2-3), $(dmesg | grep -o 'Dynamic Preempt: [a-z]*' || echo 'no dynamic preemption')"
+	case $s in
+	control) scenario_control ;;
+	control-lockup) scenario_control_lockup ;;
+	load) detectors_start && scenario_load && detectors_end ;;
+	parallel) detectors_start && scenario_parallel && detectors_end ;;
+	tracing) detectors_start && scenario_tracing && detectors_end ;;
+	filter) detectors_start && scenario_filter && detectors_end ;;
+	nomem) detectors_start && scenario_nomem && detectors_end ;;
+	cycles) detectors_start && scenario_cycles && detectors_end ;;
+	*) fail "unknown scenario '$s'" ;;
+	esac
+	dmesg >/tmp/dmesg
+	send dmesg /tmp/dmesg
+}
+
+main
+exit 0

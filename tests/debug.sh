@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# Reliability scenarios on debug kernels (lockdep, atomic-sleep checks,
+# generic KASAN, kmemleak, fault injection, soft lockup / hung task / RCU
+# stall detection with tight thresholds), stock and patched.
+#
+# Usage: tests/debug.sh [--base BASE] [--preempt MODEL] [--quick]
+#                       [--kernels "stock patched"] [--out DIR]
+#
+#   --preempt MODEL  lazy (default on 7.x: x86 offers no none or voluntary
+#                    there), full, none or voluntary (6.12); a model the base
+#                    cannot build is an error
+#   --quick          the subset the test command runs: smaller modules,
+#                    10 load/unload cycles, patched kernel only unless
+#                    --kernels says otherwise
+#   --out DIR        where the table and the logs go (default
+#                    results/debug/BASE-MODEL, or a work dir with --quick)
+#
+# Each scenario is its own boot (guest/debug.sh), so every splat belongs to
+# one scenario; the boot command line sets watchdog_thresh=2
+# softlockup_panic=1 and a 5 s RCU stall timeout, and the kernels a 10 s
+# hung task timeout. A scenario passes when its checks pass and neither the
+# console nor dmesg shows a WARN, BUG, oops, panic, lockdep report, KASAN
+# report, soft lockup, hung task or RCU stall; with stock in the run, the
+# lists and decisions must also match stock's. Two control boots first show
+# each detector firing (LKDTM WARNING, use-after-free, HUNG_TASK and
+# SPINLOCKUP; the kmemleak sample module). The last line of the output is
+# "N passed, N failed".
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+# Reports of the debug options (lockdep's start with WARNING:, KASAN's and
+# the soft lockup's with BUG:). kmemleak is read by the guest itself.
+SPLATS='WARNING:|BUG:|Oops|Kernel panic|detected stalls|self-detected stall|blocked for more than|lockdep is turned off'
+SCENARIOS=(load parallel tracing filter nomem cycles)
+PASSED=0
+FAILED=0
+
+# result pass|fail TEXT: count and print one check; WORK/cases keeps it
+# for the test command's summary (tests/run.sh count_cases).
+result() {
+	if [ "$1" = pass ]; then
+		PASSED=$((PASSED + 1))
+		echo "PASS: $2"
+		printf 'PASS\t%s\t\n' "$2" >>"$WORK/cases"
+	else
+		FAILED=$((FAILED + 1))
+		echo "FAIL: $2"
+		printf 'FAIL\t%s\t\n' "$2" >>"$WORK/cases"
+	fi
+}
+
+build_kernels() {
+	local tree=$1 k ref
+	for k in $KERNELS; do
+		case $k in stock) ref=base ;; patched) ref=series ;; *) die "unknown kernel '$k'" ;; esac
+		"$TOP/scripts/build-kernel.sh" "$tree" "$ref" "$BUILD/debug-$k-$MODEL" \
+			"$TOP/config/x86_64-bench.config" "$TOP/config/debug.config" \
+			"$TOP/config/preempt-$MODEL.config"
+	done
+}
+
+# build_modules TREE: the generated modules, built against the first kernel
+# (same config for all), and the kmemleak sample the control boot leaks with.
+build_modules() {
+	local tree=$1 obj name opt=()
+	obj=$BUILD/debug-${KERNELS%% *}-$MODEL
+	rm -rf "$WORK/mods"
+	mkdir -p "$WORK/files"
+	while read -r name n ndata; do
+		"$TOP/scripts/gen-module.sh" bench "$name" "$n" "$WORK/mods/$name" "$ndata"
+		log "building $name.ko ($n functions)"
+		"$TOP/scripts/build-module.sh" "$obj" "$WORK/mods/$name"
+		cp "$WORK/mods/$name/$name.ko" "$WORK/files/"
+	done <<<"$SIZES"
+	grep -q 'insn->hole' "$tree/tools/objtool/check.c" || opt=(--live-first)
+	"$TOP/scripts/gen-module.sh" weak weak "$WORK/mods/weak" "${opt[@]}"
+	"$TOP/scripts/build-module.sh" "$obj" "$WORK/mods/weak"
+	cp "$WORK/mods/weak/weak.ko" "$WORK/files/"
+	cp "$WORK/mods/weak/expect.live" "$WORK/files/weak.live"
+	cp "$WORK/mods/weak/expect.dead" "$WORK/files/weak.dead"
+	# What weak's init calls (weak_setup_N -> weak_plain_N -> weak_hook_N).
+	printf 'weak_plain_%d\nweak_hook_%d\n' 0 0 1 1 2 2 >"$WORK/files/weak.called"
+	echo "$CYCLES" >"$WORK/files/cycles"
+	cp "$obj/samples/kmemleak/kmemleak-test.ko" "$WORK/files/" ||
+		die "no kmemleak-test.ko in $obj"
+	"$TOP/scripts/mkinitramfs.sh" "$WORK/debug.cpio" "$TOP/guest/debug.sh" "$WORK/files"/*
+}
+
+# boot KERNEL SCENARIO: one boot; the guest's output in $WORK/KERNEL/SCENARIO.
+boot() {
+	local k=$1 s=$2 out
+	out=$WORK/$k/$s
+	log "booting debug-$k-$MODEL: $s"
+	GUEST_SMP=2 GUEST_CMDLINE="ftm_scenario=$s loglevel=7 watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5" \
+		"$TOP/scripts/run-guest.sh" "$BUILD/debug-$k-$MODEL/arch/x86/boot/bzImage" \
+		"$WORK/debug.cpio" "$out" "$LIMIT" >/dev/null 2>&1 || true
+	grep -a '^debug: ' "$out/console.log" | sed "s/^/  $k: /" || true
+}
+
+# splats DIR: the lines of a boot's console and dmesg that report a problem.
+splats() {
+	cat "$1/console.log" "$1/files/dmesg" 2>/dev/null | tr -d '\r' |
+		grep -aE "$SPLATS" | sed 's/^\[ *[0-9.]*\] //' | sort -u || true
+}
+
+# verdict KERNEL SCENARIO: pass, or what went wrong.
+verdict() {
+	local out=$WORK/$1/$2 s
+	s=$(splats "$out")
+	if [ -n "$s" ]; then
+		echo "splat: $(head -n 3 <<<"$s" | paste -sd';')"
+	elif ! grep -aq 'GUEST-DONE rc=' "$out/console.log"; then
+		echo "no end (panic or hang): $(tail -n 2 "$out/console.log" | tr -d '\r' | paste -sd' ')"
+	elif ! grep -aq 'GUEST-DONE rc=0' "$out/console.log"; then
+		grep -a -m1 'debug: FAIL' "$out/console.log" | tr -d '\r' || echo 'guest check failed'
+	else
+		echo pass
+	fi
+}
+
+# control: the detectors fire on what LKDTM and kmemleak-test provoke.
+check_controls() {
+	local k=${KERNELS##* } out pat
+	boot "$k" control
+	boot "$k" control-lockup
+	while IFS='|' read -r s pat what; do
+		out=$WORK/$k/$s
+		if grep -aqE "$pat" "$out/console.log" "$out/files/dmesg" 2>/dev/null; then
+			result pass "detector control: $what reported ($k, $s boot)"
+		else
+			result fail "detector control: $what NOT reported ($k, $s boot; console $out/console.log)"
+		fi
+	done <<'EOF'
+control|WARNING:.*lkdtm|WARN_ON from LKDTM WARNING
+control|BUG: KASAN: .*use-after-free|KASAN use-after-free from LKDTM
+control|debug: kmemleak: [1-9][0-9]* objects leaked|kmemleak leak of kmemleak-test.ko
+control|blocked for more than|hung task from LKDTM HUNG_TASK (10 s timeout)
+control-lockup|WARNING: lock held when returning to user space|lockdep report from LKDTM SPINLOCKUP
+control-lockup|BUG: soft lockup|soft lockup (watchdog_thresh=2) from LKDTM SPINLOCKUP
+EOF
+}
+
+# same_files SCENARIO FILE...: the patched guest's files equal stock's
+# (snapshots compared as the lines the load added).
+same_as_stock() {
+	local s=$1 f a b
+	shift
+	for f in "$@"; do
+		if [ "$f" = delta ]; then
+			a=$("$TOP/scripts/list-delta.sh" "$WORK/stock/$s/files/before" "$WORK/stock/$s/files/after" 2>&1) || return 1
+			b=$("$TOP/scripts/list-delta.sh" "$WORK/patched/$s/files/before" "$WORK/patched/$s/files/after" 2>&1) || return 1
+			[ "$a" = "$b" ] || return 1
+		else
+			cmp -s "$WORK/stock/$s/files/$f" "$WORK/patched/$s/files/$f" || return 1
+		fi
+	done
+}
+
+compare_with_stock() {
+	local s=$1
+	case $s in
+	load | parallel) same_as_stock "$s" delta ;;
+	tracing) same_as_stock "$s" enabled.weak ;;
+	filter) same_as_stock "$s" filter ;;
+	nomem | cycles) same_as_stock "$s" delta decided.weak ;;
+	esac
+}
+
+# cell KERNEL SCENARIO: the table cell: verdict and the scenario's numbers.
+cell() {
+	local k=$1 s=$2 v t=$WORK/$1/$2/files/times n=""
+	v=$(verdict "$k" "$s")
+	if [ -r "$t" ]; then
+		case $s in
+		load) n=$(awk '{ printf "%s%.1f s insmod / %.1f s enable", (NR > 1 ? "; " : ""), $2 / 1e6, $3 / 1e6 }' "$t") ;;
+		parallel) n=$(awk '{ printf "%.1f s for the three", $2 / 1000 }' "$t") ;;
+		filter) n=$(awk '{ printf "%s%s %.1f s", (NR > 1 ? "; " : ""), ($1 == "glob" ? "glob" : ":mod:"), $2 / 1000 }' "$t") ;;
+		nomem) n=$(awk '{ printf "%d + %d failures injected; big: %.2f s enable", $2, $3, $5 / 1e6 }' "$t") ;;
+		cycles) n=$(awk '{ printf "Slab %d -> %d kB", $2, $3 }' "$t") ;;
+		esac
+	fi
+	echo "$v${n:+ ($n)}"
+}
+
+run_scenarios() {
+	local k s v same
+	for s in "${SCENARIOS[@]}"; do
+		for k in $KERNELS; do
+			boot "$k" "$s"
+		done
+		for k in $KERNELS; do
+			v=$(verdict "$k" "$s")
+			if [ "$k" = stock ]; then
+				echo "  stock: $s: $v"
+				continue
+			fi
+			same=""
+			if [[ " $KERNELS " == *" stock "* ]] && [ "$(verdict stock "$s")" = pass ]; then
+				same=", lists and decisions as on stock"
+				compare_with_stock "$s" || same=" but lists or decisions DIFFER from stock's"
+			fi
+			if [ "$v" != pass ]; then
+				result fail "$s on debug-$k-$MODEL: $v (console $WORK/$k/$s/console.log)"
+			elif [[ $same == *DIFFER* ]]; then
+				result fail "$s on debug-$k-$MODEL: no splat$same"
+			else
+				result pass "$s on debug-$k-$MODEL: checks passed, no splat$same"
+			fi
+		done
+	done
+}
+
+table() {
+	local s k
+	echo "| scenario | ${KERNELS// / | } |"
+	echo "|---|$(sed 's/[a-z]*/---|/g; s/ //g' <<<"$KERNELS")"
+	for s in "${SCENARIOS[@]}"; do
+		printf '| %s |' "$s"
+		for k in $KERNELS; do
+			printf ' %s |' "$(cell "$k" "$s" | sed 's/|/\\|/g')"
+		done
+		echo
+	done
+}
+
+facts() {
+	local obj=$BUILD/debug-${KERNELS%% *}-$MODEL
+	echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version): $KERNELS"
+	echo "- config: tinyconfig + config/x86_64-bench.config + config/debug.config + config/preempt-$MODEL.config ($(grep -E '^CONFIG_PREEMPT(_NONE|_VOLUNTARY|_LAZY)?=y|^CONFIG_PREEMPT_DYNAMIC=y' "$obj/.config" | paste -sd' '))"
+	echo "- boot: watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5, hung task timeout 10 s"
+	echo "- qemu: accel $("$TOP/scripts/qemu-accel.sh" "$obj/arch/x86/boot/bzImage"), 2 vCPUs, 2 GiB; one boot per scenario and kernel"
+	echo "- modules: $(awk '{ printf "%s%s %d functions (%d data symbols each)", (NR > 1 ? ", " : ""), $1, $2, $3 }' <<<"$SIZES"); weak (overridden weak functions); $CYCLES load/unload cycles"
+	echo "- date: $(date -u +%Y-%m-%d)"
+}
+
+main() {
+	local quick=0 tree
+	BASE=$(mainline_base)
+	MODEL=lazy
+	KERNELS=""
+	OUT=""
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--base) BASE=$2; shift 2 ;;
+		--preempt) MODEL=$2; shift 2 ;;
+		--quick) quick=1; shift ;;
+		--kernels) KERNELS=$2; shift 2 ;;
+		--out) OUT=$2; shift 2 ;;
+		*) die "unknown option '$1' (see the head of $0)" ;;
+		esac
+	done
+	base_info "$BASE" pkg >/dev/null
+	[ -r "$TOP/config/preempt-$MODEL.config" ] ||
+		die "unknown preemption model '$MODEL' (config/preempt-*.config)"
+	if [ $quick -eq 1 ]; then
+		SIZES=$'big 3000 2\nmid 1000 1\nsmall 500 1'
+		CYCLES=10
+		LIMIT=900
+		KERNELS=${KERNELS:-patched}
+	else
+		SIZES=$'big 15000 2\nmid 5000 1\nsmall 2000 1'
+		CYCLES=50
+		LIMIT=3600
+		KERNELS=${KERNELS:-stock patched}
+		OUT=${OUT:-$TOP/results/debug/$BASE-$MODEL}
+	fi
+	[ "${KERNELS##* }" = patched ] || die "--kernels must end with patched"
+	[ -n "${LOCKED:-}" ] || lock_cache
+	"$TOP/scripts/install-deps.sh"
+	BUILD=$CACHE/build/$BASE
+	WORK=$CACHE/debug/$BASE-$MODEL
+	rm -rf "$WORK"
+	mkdir -p "$WORK"
+	tree=$("$TOP/scripts/make-tree.sh" "$BASE")
+	build_kernels "$tree"
+	build_modules "$tree"
+	check_controls
+	run_scenarios
+	table >"$WORK/table.md"
+	facts >"$WORK/facts.md"
+	cat "$WORK/table.md" "$WORK/facts.md"
+	if [ -n "$OUT" ]; then
+		mkdir -p "$OUT"
+		cp "$WORK/table.md" "$WORK/facts.md" "$OUT/"
+		log "table written to $OUT"
+	fi
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+}
+
+main "$@"
