@@ -4,7 +4,8 @@
 # Usage: bench/report.sh RESULTS_DIR
 #   RESULTS_DIR/times.tsv: kernel module functions run insmod_us enable_us
 #   RESULTS_DIR/facts.md:  kernel, config, accel, runs (written by run.sh)
-# Writes RESULTS_DIR/results.md and RESULTS_DIR/plot.png.
+# Writes RESULTS_DIR/results.md and RESULTS_DIR/plot.png. Sourced (by
+# tests/parsers.sh), it only defines its functions.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -86,4 +87,4 @@ main() {
 	plot "$dir/summary.tsv" "$dir/plot.png"
 }
 
-main "$@"
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

@@ -18,20 +18,42 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=scripts/splat.sh
+. "$TOP/scripts/splat.sh"
 
-FRAG=$TOP/config/x86_64-bench.config
+# The kernels are the end-to-end test kernels of tests/run.sh (the same
+# build directories, so a test run has built stock and patched already);
+# the variant is the patched one plus the variant patch.
+FRAGS=("$TOP/config/x86_64-bench.config" "$TOP/config/e2e.config")
 KERNELS=(stock variant patched)
 
+# kernel_dir KIND: the build directory of a kernel of the benchmark.
+kernel_dir() {
+	case $1 in
+	variant) echo "$BUILD/bench-variant" ;;
+	*) echo "$BUILD/e2e-$1" ;;
+	esac
+}
+
 build_kernels() {
-	local tree=$1
-	"$TOP/scripts/build-kernel.sh" "$tree" base "$BUILD/stock" "$FRAG"
-	git -C "$tree" checkout -q -B variant series
-	git -C "$tree" am -q "$TOP/bench/variant-sort-all-symbols.patch" || {
-		git -C "$tree" am --abort || true
-		die "bench/variant-sort-all-symbols.patch does not apply on the series"
-	}
-	"$TOP/scripts/build-kernel.sh" "$tree" variant "$BUILD/variant" "$FRAG"
-	"$TOP/scripts/build-kernel.sh" "$tree" series "$BUILD/patched" "$FRAG"
+	local tree=$1 vtree sum series=("${FRAGS[@]}" "$TOP/config/e2e-series.config")
+	"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" "$(kernel_dir stock)" "${FRAGS[@]}"
+	vtree=$(kind_tree "$BASE" variant)
+	# Applied again only when the series or the variant patch changed, so
+	# that an unchanged variant tree keeps its file times.
+	sum=$(git -C "$vtree" rev-parse series)-$(sha256sum <"$TOP/bench/variant-sort-all-symbols.patch" | cut -c1-16)
+	if [ "$(git -C "$vtree" config --get ftrace-modsyms.variant-of || true)" != "$sum" ] ||
+		! git -C "$vtree" rev-parse -q --verify variant >/dev/null; then
+		git -C "$vtree" config --unset ftrace-modsyms.variant-of || true
+		git -C "$vtree" checkout -q -B variant series
+		git -C "$vtree" am -q "$TOP/bench/variant-sort-all-symbols.patch" || {
+			git -C "$vtree" am --abort || true
+			die "bench/variant-sort-all-symbols.patch does not apply on the series"
+		}
+		git -C "$vtree" config ftrace-modsyms.variant-of "$sum"
+	fi
+	"$TOP/scripts/build-kernel.sh" "$vtree" variant "$(kernel_dir variant)" "${series[@]}"
+	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${series[@]}"
 }
 
 # Modules are built once, against the patched kernel, and the same .ko
@@ -44,10 +66,13 @@ build_modules() {
 		rm -rf "${work:?}/$name"
 		"$TOP/scripts/gen-module.sh" bench "$name" "$n" "$work/$name"
 		log "building $name.ko ($n functions)"
-		"$TOP/scripts/build-module.sh" "$BUILD/patched" "$work/$name"
+		"$TOP/scripts/build-module.sh" "$(kernel_dir patched)" "$work/$name"
 		cp "$work/$name/$name.ko" "$work/"
 		echo "$name.ko" >>"$work/modules.list"
 	done
+	"$TOP/scripts/gen-module.sh" warn warn_control "$work/warn_control"
+	"$TOP/scripts/build-module.sh" "$(kernel_dir patched)" "$work/warn_control"
+	cp "$work/warn_control/warn_control.ko" "$work/"
 }
 
 run_kernels() {
@@ -55,11 +80,11 @@ run_kernels() {
 	echo "$RUNS" >"$work/runs"
 	# shellcheck disable=SC2046
 	"$TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$TOP/guest/bench.sh" \
-		"$work/runs" "$work/modules.list" $(sed "s|^|$work/|" "$work/modules.list")
+		"$work/runs" "$work/modules.list" "$work/warn_control.ko" $(sed "s|^|$work/|" "$work/modules.list")
 	limit=$((600 + RUNS * 240 * $(wc -l <"$work/modules.list") * (BIG + 1)))
 	for k in "${KERNELS[@]}"; do
 		log "booting $k (runs: $RUNS, limit ${limit}s)"
-		"$TOP/scripts/run-guest.sh" "$BUILD/$k/arch/x86/boot/bzImage" \
+		"$TOP/scripts/run-guest.sh" "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
 			"$work/bench.cpio" "$work/guest-$k" "$limit"
 	done
 }
@@ -83,12 +108,22 @@ same_as_stock() {
 
 # Each module's added lines must be the same on every kernel, and so must
 # the records a ":mod:" filter takes (the records not disabled); no kernel
-# may WARN.
+# may WARN, and each must show the control module's WARN (loaded last).
 compare_lists() {
 	local work=$1 name k bad=0
 	for k in "${KERNELS[@]}"; do
-		if grep -E 'WARNING:|BUG:' "$work/guest-$k/files/dmesg"; then
+		if kernel_warned "$work/guest-$k/files/dmesg"; then
 			echo "decision check: $k: the kernel warned"
+			bad=1
+		fi
+		if ! grep -q 'clocksource: Switched to clocksource tsc' "$work/guest-$k/files/dmesg"; then
+			echo "clock check: $k: the guest's clock is not the TSC, its times are in jiffies"
+			bad=1
+		fi
+		if splats "$work/guest-$k/files/dmesg-control" | grep -q warn_control; then
+			echo "warning control: $k: the control module's WARN is seen"
+		else
+			echo "warning control: $k: the control module's WARN was NOT seen"
 			bad=1
 		fi
 	done
@@ -114,12 +149,12 @@ collect() {
 	done >"$out/times.tsv"
 	{
 		echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version), stock and with patches/$BASE"
-		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES), gcc $(gcc -dumpfullversion)"
-		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $("$TOP/scripts/qemu-accel.sh" "$BUILD/patched/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/e2e.config (KUnit, kvm, samples); patched and variant + config/e2e-series.config (the series' KUnit suite and sample as modules), gcc $(gcc -dumpfullversion)"
+		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $("$TOP/scripts/qemu-accel.sh" "$(kernel_dir patched)/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$work/guest-patched/files/dmesg" | tail -n 1 | sed 's/Switched to clocksource //') (under TCG the guest is given the host's TSC rate, scripts/run-guest.sh)"
 		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol; the same .ko loaded by every kernel"
 		echo "- runs: $RUNS loads per module and kernel, no tracer active; insmod = trace_marker before and after insmod; enable = kprobe/kretprobe on ftrace_module_enable(); times in the trace clock (us)"
 		echo "- kernels: stock = the Debian source as is; patched = the series; variant = the series + bench/variant-sort-all-symbols.patch (all text symbols sorted with sort(), binary search per record)"
-		echo "- date: $(date -u +%Y-%m-%d)"
+		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 	} >"$out/facts.md"
 }
 
@@ -147,6 +182,7 @@ main() {
 	fi
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
 	lock_cache
+	trap restore_trees EXIT
 	"$TOP/scripts/install-deps.sh"
 	BUILD=$CACHE/build/$BASE
 	work=$CACHE/bench

@@ -8,7 +8,8 @@
 # filter takes exactly the module's records that are not
 # FTRACE_FL_DISABLED, i.e. the decisions themselves. (Turning the function
 # tracer on would show them too, but traces the whole kernel, far too slow
-# under TCG.)
+# under TCG.) Last, /files/warn_control.ko warns once, and the log after
+# it shows the host that this kernel prints warnings.
 # shellcheck source=guest/lib.sh
 . /lib.sh
 AFF=$TRACING/available_filter_functions
@@ -40,4 +41,8 @@ done </files/modules.list
 send times /tmp/times
 dmesg >/tmp/dmesg
 send dmesg /tmp/dmesg
+# The control: a module that warns once, after the log above was taken.
+insmod /files/warn_control.ko || exit 1
+dmesg >/tmp/dmesg-control
+send dmesg-control /tmp/dmesg-control
 exit 0

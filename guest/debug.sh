@@ -321,7 +321,12 @@ scenario_control() {
 	n=$(grep -c '^unreferenced object' "$DEBUGFS/kmemleak" || true)
 	say "kmemleak: $n objects leaked (kmemleak-test leaks on purpose)"
 	echo HUNG_TASK >"$DEBUGFS/provoke-crash/DIRECT" &
-	sleep 30
+	# The hung task detector reports within two of its 10 s periods.
+	i=0
+	while [ $i -lt 30 ] && ! dmesg | grep -q 'blocked for more than'; do
+		sleep 1
+		i=$((i + 1))
+	done
 	say "controls provoked: WARNING, use-after-free, kmemleak-test, a hung task"
 }
 

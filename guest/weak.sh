@@ -4,6 +4,8 @@
 # after loading it again; with the module loaded, turn the function tracer
 # on and snapshot enabled_functions, which lists exactly the records that
 # are not FTRACE_FL_DISABLED. Send all of it, and dmesg, to the host.
+# Last, once that dmesg is taken, load /files/warn_control.ko, whose init
+# warns, and send the log again: it shows the kernel prints warnings.
 # shellcheck source=guest/lib.sh
 . /lib.sh
 AFF=$TRACING/available_filter_functions
@@ -20,7 +22,9 @@ insmod /files/modweak.ko || exit 1
 cat "$AFF" >/tmp/reloaded
 rmmod modweak || exit 1
 dmesg >/tmp/dmesg
-for f in before loaded enabled unloaded reloaded dmesg; do
+insmod /files/warn_control.ko || exit 1
+dmesg >/tmp/dmesg-control
+for f in before loaded enabled unloaded reloaded dmesg dmesg-control; do
 	send "$f" "/tmp/$f"
 done
 exit 0

@@ -6,7 +6,11 @@
 #
 # sid and experimental are reached through an apt configuration private to
 # this project (its own sources, lists and archive cache); /etc/apt is never
-# touched.
+# touched. The mirrors are the machine's own: the site its apt sources use
+# for bookworm (the Debian archive, which also carries sid and
+# experimental) and for bookworm-security, as apt-get indextargets reports
+# them; FTRACE_MODSYMS_MIRROR and FTRACE_MODSYMS_SECURITY_MIRROR override
+# them.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -25,26 +29,42 @@ apt_private() {
 		"$@"
 }
 
+# mirror SUITE: the site of the machine's apt sources for SUITE.
+mirror() {
+	# shellcheck disable=SC2016 # apt's own $(FIELD) placeholders
+	apt-get indextargets --format '$(SITE) $(RELEASE)' 2>/dev/null |
+		awk -v s="$1" '$2 == s { print $1; exit }'
+}
+
 setup_apt() {
+	local archive security
+	archive=${FTRACE_MODSYMS_MIRROR:-$(mirror bookworm)}
+	security=${FTRACE_MODSYMS_SECURITY_MIRROR:-$(mirror bookworm-security)}
+	[ -n "$archive" ] ||
+		die "no apt source of this machine names bookworm: set FTRACE_MODSYMS_MIRROR to a Debian archive mirror"
+	[ -n "$security" ] ||
+		die "no apt source of this machine names bookworm-security: set FTRACE_MODSYMS_SECURITY_MIRROR to a Debian security mirror"
 	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial" \
 		"$APTDIR/sources.list.d" "$APTDIR/preferences.d"
 	: >"$APTDIR/preferences"
 	cat >"$APTDIR/sources.list" <<EOS
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian experimental main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive sid main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive experimental main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security bookworm-security main
 EOS
 	[ -r /usr/share/keyrings/debian-archive-keyring.gpg ] ||
 		die "debian-archive-keyring is not installed (scripts/install-deps.sh)"
 	# Lists are refreshed at most once a day; the stamp is written only
 	# after an update that succeeded.
-	if [ -z "$(find "$APTDIR" -maxdepth 1 -name updated.stamp -mtime -1 -print -quit)" ]; then
+	if ! cmp -s "$APTDIR/sources.list" "$APTDIR/sources.used" ||
+		[ -z "$(find "$APTDIR" -maxdepth 1 -name updated.stamp -mtime -1 -print -quit)" ]; then
 		log "updating the project's private apt lists"
 		rm -f "$APTDIR/updated.stamp"
 		apt_private update >"$APTDIR/update.log" 2>&1 || {
 			tail -n 20 "$APTDIR/update.log" >&2
 			die "apt-get update of the private lists failed (is the Debian archive reachable?)"
 		}
+		cp "$APTDIR/sources.list" "$APTDIR/sources.used"
 		touch "$APTDIR/updated.stamp"
 	fi
 }

@@ -3,6 +3,7 @@
 #
 # Usage: scripts/gen-module.sh bench NAME NFUNCS DIR [NDATA]
 #        scripts/gen-module.sh weak NAME DIR [--live-first]
+#        scripts/gen-module.sh warn NAME DIR
 #
 # bench: NFUNCS one-line global functions, each with NDATA (default 1)
 #   static data symbols, split over files of 1,000 functions. With call padding every function
@@ -16,6 +17,8 @@
 #   function of the text is an overridden weak one (a dead site with no
 #   symbol before it), unless --live-first puts a live one ahead: the objtool
 #   of 6.12 warns about dead code at the start of a section.
+# warn: a module whose init WARN()s once and loads: the control that shows
+#   a kernel prints warnings and the checks see them.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -124,8 +127,33 @@ gen_weak() {
 	echo $(((WEAK + 1) / 2)) >"$dir/expect.dead"
 }
 
+gen_warn() {
+	local name=$1 dir=$2
+	cat >"$dir/$name.c" <<EOC
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/bug.h>
+#include <linux/init.h>
+#include <linux/module.h>
+
+static int __init ${name}_init(void)
+{
+	WARN(1, "$name: this warning is the control of the test, on purpose\\n");
+	return 0;
+}
+module_init(${name}_init);
+
+static void __exit ${name}_exit(void)
+{
+}
+module_exit(${name}_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ftrace-modsyms control: warns once when loaded");
+EOC
+	printf 'obj-m := %s.o\n' "$name" >"$dir/Kbuild"
+}
+
 main() {
-	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first]"
+	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first] | warn NAME DIR"
 	local kind=$1
 	shift
 	case $kind in
@@ -142,7 +170,11 @@ main() {
 		*) die "usage: $0 weak NAME DIR [--live-first]" ;;
 		esac
 		;;
-	*) die "unknown module kind '$kind' (bench or weak)" ;;
+	warn)
+		[ $# -eq 2 ] || die "usage: $0 warn NAME DIR"
+		mkdir -p "$2" && gen_warn "$1" "$2"
+		;;
+	*) die "unknown module kind '$kind' (bench, weak or warn)" ;;
 	esac
 }
 

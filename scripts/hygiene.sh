@@ -40,7 +40,7 @@ main() {
 	need_cmd make gcc ccache sparse
 	use_ccache
 	git -C "$tree" checkout -q --detach "$ref" || die "cannot check out $ref"
-	kconfig_from "$tree" "$obj" tinyconfig "$TOP/config/ktest-series.config" \
+	kconfig_from "$tree" "$obj" tinyconfig "$TOP/config/e2e-series.config" \
 		"$TOP/config/x86_64-bench.config"
 	verify_config "$obj" "$TOP/config/x86_64-bench.config"
 	for f in "${FILES[@]}"; do

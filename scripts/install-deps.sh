@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install, with apt-get, the Debian packages the pipeline needs.
-# Packages that are already installed are left alone. (busybox-static
+# Packages that are already installed are left alone. A user who is not
+# root passes when every package is there, and otherwise is told which
+# are missing (to be installed by root with this script). (busybox-static
 # replaces Debian's dynamic busybox, as apt decides.)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -27,7 +29,6 @@ PKGS=(
 
 main() {
 	local missing=() p
-	[ "$(id -u)" -eq 0 ] || die "run as root (apt-get install)"
 	for p in "${PKGS[@]}"; do
 		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = 'install ok installed' ] ||
 			missing+=("$p")
@@ -36,6 +37,8 @@ main() {
 		log "all ${#PKGS[@]} packages already installed"
 		return 0
 	fi
+	[ "$(id -u)" -eq 0 ] ||
+		die "missing packages: ${missing[*]}; as root, run scripts/install-deps.sh (or apt-get install them)"
 	log "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get -q update >/tmp/ftrace-modsyms-apt-update.log 2>&1 || {

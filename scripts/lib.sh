@@ -85,3 +85,43 @@ lock_cache() {
 	exec 9>"$CACHE/lock"
 	flock -n 9 || die "another run is using $CACHE (lock $CACHE/lock)"
 }
+
+# kind_ref KIND: the git ref of the work tree a kernel KIND is built from:
+# stock is the base as Debian ships it, patched the series on top.
+kind_ref() {
+	case $1 in
+	stock) echo base ;;
+	patched) echo series ;;
+	*) die "unknown kernel kind '$1' (stock or patched)" ;;
+	esac
+}
+
+# e2e_kernel KIND: the bzImage of the end-to-end test kernel KIND (stock,
+# patched, or a mutant of tests/mutants.sh) of $TEST_BASE
+# (tests/checks/build.sh t_e2e_build).
+e2e_kernel() {
+	echo "$CACHE/build/$TEST_BASE/e2e-$1/arch/x86/boot/bzImage"
+}
+
+# restore_trees: put every work tree of the cache that has a series
+# branch back on it (the EXIT trap of each check and of tests/debug.sh: a
+# check that failed half-way leaves no tree at another ref).
+restore_trees() {
+	local t
+	for t in "$CACHE"/trees/*/src; do
+		[ -e "$t/.git" ] || continue
+		git -C "$t" rev-parse -q --verify series >/dev/null || continue
+		[ "$(git -C "$t" symbolic-ref -q --short HEAD || true)" = series ] ||
+			git -C "$t" checkout -q series || true
+	done
+}
+
+# kind_tree BASE KIND: the work tree a kernel KIND of BASE is built from
+# (scripts/make-tree.sh): the series tree for patched, a tree of its own
+# for stock (at base) and for anything else (a mutant, the variant).
+kind_tree() {
+	case $2 in
+	patched) "$TOP/scripts/make-tree.sh" "$1" ;;
+	*) "$TOP/scripts/make-tree.sh" "$1" "$2" ;;
+	esac
+}

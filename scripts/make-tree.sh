@@ -2,21 +2,29 @@
 # Make (or reuse) the work tree of one base and put the series on branch
 # "series" (base + patches/BASE, applied with git am). Print the tree's path.
 #
-# Usage: scripts/make-tree.sh BASE
+# Usage: scripts/make-tree.sh BASE [NAME]
+#   NAME: another work tree of the same base, trees/BASE/NAME, made at the
+#   series if it is new and otherwise left at the ref its user put it on
+#   (detached HEAD: the series branch stays checked out in src). Builds that
+#   need another ref than the series (stock: "stock"; walking the patches:
+#   "walk"; the benchmark variant, the mutants) each keep their own, so
+#   that no checkout touches the files of another build: a build directory
+#   stays up to date, and a second run rebuilds nothing.
 #   FTRACE_MODSYMS_PATCHES=DIR takes the series from DIR/BASE (tests).
-#
-# One work tree per base, whatever is built from it: stock (tag "base") and
-# patched kernels then share source paths, so ccache hits across them.
+#   FTRACE_MODSYMS_TREES=DIR makes the work tree in DIR/BASE/src instead of
+#   the cache's trees/ (tests that must not disturb the shared tree).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# worktree REPO TREE START: the work tree TREE, made at START when new;
+# an old one is only cleaned (an aborted am, local changes).
 worktree() {
-	local repo=$1 tree=$2
+	local repo=$1 tree=$2 start=$3
 	if [ ! -e "$tree/.git" ]; then
 		rm -rf "$tree"
 		git -C "$repo" worktree prune
-		git -C "$repo" worktree add -q --detach "$tree" base >&2 ||
+		git -C "$repo" worktree add -q --detach "$tree" "$start" >&2 ||
 			die "cannot create work tree $tree"
 	fi
 	git -C "$tree" am --abort >/dev/null 2>&1 || true
@@ -57,14 +65,20 @@ apply_series() {
 }
 
 main() {
-	[ $# -eq 1 ] || die "usage: $0 BASE"
-	local base=$1 repo tree
+	[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 BASE [NAME]"
+	local base=$1 name=${2:-src} repo tree trees
 	need_cmd git sha256sum
+	[[ $name =~ ^[a-z0-9-]+$ ]] || die "bad work tree name '$name'"
 	repo=$("$TOP/scripts/import-base.sh" "$base")
-	tree=$CACHE/trees/$base/src
+	trees=${FTRACE_MODSYMS_TREES:-$CACHE/trees}
+	tree=$trees/$base/src
 	mkdir -p "$(dirname "$tree")"
-	worktree "$repo" "$tree"
+	worktree "$repo" "$tree" base
 	apply_series "$base" "$tree"
+	if [ "$name" != src ]; then
+		tree=$trees/$base/$name
+		worktree "$repo" "$tree" series
+	fi
 	printf '%s\n' "$tree"
 }
 

@@ -20,20 +20,31 @@ split_data() {
 		f != "" { print > f }' "$data"
 }
 
+# host_tsc_khz: the host's TSC frequency in kHz, from the kernel's own
+# calibration when its log is readable, else from /proc/cpuinfo.
+host_tsc_khz() {
+	local mhz
+	mhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p; s/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | tail -n 1)
+	[ -n "$mhz" ] || mhz=$(awk -F': *' '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+	[ -n "$mhz" ] || die "cannot tell the host's TSC frequency (dmesg, /proc/cpuinfo)"
+	awk -v m="$mhz" 'BEGIN { printf "%d", m * 1000 + 0.5 }'
+}
+
 main() {
 	[ $# -eq 4 ] || die "usage: $0 KERNEL INITRAMFS OUTDIR TIMEOUT_SECONDS"
-	local kernel=$1 initrd=$2 out=$3 limit=$4 accel rc=0
+	local kernel=$1 initrd=$2 out=$3 limit=$4 accel rc=0 clock=""
 	need_cmd qemu-system-x86_64 timeout
 	[ -r "$kernel" ] || die "no kernel image $kernel"
 	[ -r "$initrd" ] || die "no initramfs $initrd"
 	accel=$("$TOP/scripts/qemu-accel.sh" "$kernel")
+	[ "$accel" != tcg ] || clock="tsc_early_khz=$(host_tsc_khz) tsc=reliable"
 	mkdir -p "$out"
 	rm -rf "$out/files" "$out/console.log" "$out/data.log"
 	timeout --foreground -k 5 "$limit" \
 		qemu-system-x86_64 -accel "$accel" -cpu max -m 2G -smp "${GUEST_SMP:-1}" \
 		-nographic -no-reboot -nodefaults \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 ${GUEST_CMDLINE:-}" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 $clock ${GUEST_CMDLINE:-}" \
 		-serial "file:$out/console.log" -serial "file:$out/data.log" \
 		</dev/null >"$out/qemu.log" 2>&1 || rc=$?
 	split_data "$out/data.log" "$out/files"

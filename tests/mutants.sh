@@ -10,14 +10,21 @@
 #
 # Usage: tests/mutants.sh [BASE]   (default 7.3; about a minute per mutant
 #                                   once the kernel is in ccache)
+#        tests/mutants.sh --harness
+#   --harness: instead, break the project's own parsers of guest output
+#   (tests/mutants/harness/*.diff, on a copy of this repository) and check
+#   that the fixture cases of tests/parsers.sh they name fail; seconds, no
+#   kernel (the quick tier runs it as any:repo:parser-mutants).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=scripts/result.sh
+. "$TOP/scripts/result.sh"
+# shellcheck source=scripts/splat.sh
+. "$TOP/scripts/splat.sh"
 
 FRAG=$TOP/config/x86_64-bench.config
-KFRAG=$TOP/config/ktest-series.config
-PASSED=0
-FAILED=0
+KFRAG=$TOP/config/e2e-series.config
 
 # failed_cases DIR: build the suite on the tree as it is, run it in the
 # guest, print the cases that failed (none when all passed).
@@ -48,17 +55,15 @@ run_mutant() {
 		grep -qx "$c" <<<"$failed" || missed="$missed $c"
 	done
 	if [ -z "$missed" ]; then
-		PASSED=$((PASSED + 1))
-		printf 'PASS  %s (%s): caught by %s\n' "$name" "$what" "$(paste -sd' ' <<<"$failed")"
+		result PASS "$name ($what)" "caught by $(paste -sd' ' <<<"$failed")"
 	else
-		FAILED=$((FAILED + 1))
-		printf 'FAIL  %s (%s): passed%s\n' "$name" "$what" "$missed"
+		result FAIL "$name ($what)" "passed$missed"
 	fi
 }
 
-# run_selftest_mutant DIFF: build the test kernel (config/ktest.config and
-# ktest-series.config) on the tree with DIFF applied, run the ftracetest
-# tests of the series on it (tests/checks.sh), and check that the tests
+# run_selftest_mutant DIFF: build the test kernel (config/e2e.config and
+# e2e-series.config) on the tree with DIFF applied, run the ftracetest
+# tests of the series on it (tests/checks/selftests.sh), and check that the tests
 # DIFF names fail.
 run_selftest_mutant() {
 	local diff=$1 mut what want cases t missed="" log
@@ -70,42 +75,67 @@ run_selftest_mutant() {
 	git -C "$TREE" apply "$diff" || die "mutant $mut does not apply to $TREE"
 	(
 		TEST_BASE=$BASE
-		# shellcheck source=tests/checks.sh
-		. "$TOP/tests/checks.sh"
-		"$TOP/scripts/build-kernel.sh" "$TREE" series "$CACHE/build/$BASE/ktest-mutant" \
-			"$FRAG" "$TOP/config/ktest.config" "$TOP/config/ktest-series.config"
-		t_ktest_stage mutant
+		# shellcheck source=tests/checks/selftests.sh
+		. "$TOP/tests/checks/selftests.sh"
+		"$TOP/scripts/build-kernel.sh" "$TREE" series "$CACHE/build/$BASE/e2e-mutant" \
+			"$FRAG" "$TOP/config/e2e.config" "$TOP/config/e2e-series.config"
+		t_e2e_stage mutant
 		t_ftracetest mutant weak || true
 	) >"$log" 2>&1 || { restore; tail -n 5 "$log" >&2; die "mutant $mut: no test run (log $log)"; }
 	restore
-	cases=$CACHE/test-ktest/mutant/ftracetest-weak/cases
+	cases=$CACHE/test-e2e/mutant/ftracetest-weak/cases
 	[ -s "$cases" ] || die "mutant $mut: no ftracetest results (log $log)"
 	while IFS= read -r t; do
 		grep -qF "FAIL	ftracetest: $t	" "$cases" || missed="$missed '$t'"
 	done <<<"$want"
 	if [ -z "$missed" ]; then
-		PASSED=$((PASSED + 1))
-		printf 'PASS  %s (%s): failed: %s; passed: %s\n' "$mut" "$what" \
-			"$(awk -F '\t' '$1 == "FAIL" { sub(/^ftracetest: /, "", $2); print $2 }' "$cases" | paste -sd';')" \
-			"$(awk -F '\t' '$1 == "PASS" { sub(/^ftracetest: /, "", $2); print $2 }' "$cases" | paste -sd';')"
+		result PASS "$mut ($what)" "failed: $(awk -F '\t' '$1 == "FAIL" { sub(/^ftracetest: /, "", $2); print $2 }' "$cases" | paste -sd';'); passed: $(awk -F '\t' '$1 == "PASS" { sub(/^ftracetest: /, "", $2); print $2 }' "$cases" | paste -sd';')"
 	else
-		FAILED=$((FAILED + 1))
-		printf 'FAIL  %s (%s): passed%s\n' "$mut" "$what" "$missed"
+		result FAIL "$mut ($what)" "passed$missed"
+	fi
+}
+
+# run_harness_mutant DIFF: apply DIFF to a copy of this repository and run
+# its tests/parsers.sh; the cases DIFF names must fail.
+run_harness_mutant() {
+	local diff=$1 name what copy out t missed=""
+	name=harness-$(basename "$diff" .diff)
+	what=$(sed -n 's/^Mutant: //p' "$diff")
+	copy=$(mktemp -d)
+	(cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$copy"
+	git -C "$copy" apply "$diff" 2>/dev/null || (cd "$copy" && patch -s -p1 <"$diff") ||
+		{ rm -rf "$copy"; die "mutant $name does not apply"; }
+	out=$(CASES="" "$copy/tests/parsers.sh" 2>&1 || true)
+	rm -rf "$copy"
+	while IFS= read -r t; do
+		grep -qF "FAIL  $t:" <<<"$out" || missed="$missed '$t'"
+	done < <(sed -n 's/^Expect-fail: //p' "$diff")
+	if [ -z "$missed" ]; then
+		case_result PASS "$name ($what)" "failed: $(sed -n 's/^FAIL  \(parser: [^:]*\):.*/\1/p' <<<"$out" | paste -sd';')"
+	else
+		case_result FAIL "$name ($what)" "passed$missed"
 	fi
 }
 
 main() {
 	local diff failed
+	if [ "${1:-}" = --harness ]; then
+		for diff in "$TOP/tests/mutants/harness/"*.diff; do
+			run_harness_mutant "$diff"
+		done
+		[ -n "${CASES:-}" ] || result_summary
+		return
+	fi
 	BASE=${1:-7.3}
 	lock_cache
 	"$TOP/scripts/install-deps.sh"
-	TREE=$("$TOP/scripts/make-tree.sh" "$BASE")
-	git -C "$TREE" checkout -q series
+	TREE=$(kind_tree "$BASE" mutant)
+	git -C "$TREE" checkout -q --detach series
 	[ -z "$(git -C "$TREE" status --porcelain)" ] || die "$TREE has local changes"
 	trap restore EXIT
 	failed=$(failed_cases "$CACHE/mutants/baseline") || die "the unmutated suite did not run"
 	[ -z "$failed" ] || die "the unmutated suite fails: $failed"
-	echo "PASS  baseline: every case passes on the series as it is"
+	result PASS "baseline" "every case passes on the series as it is"
 	for diff in "$TOP/tests/mutants/"*.diff; do
 		run_mutant "$diff"
 	done
@@ -113,8 +143,7 @@ main() {
 		run_selftest_mutant "$diff"
 	done
 	echo
-	echo "$PASSED passed, $FAILED failed"
-	[ "$FAILED" -eq 0 ]
+	result_summary
 }
 
 main "$@"

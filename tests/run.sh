@@ -1,88 +1,177 @@
 #!/usr/bin/env bash
-# Run every test of the project and end with "N passed, N failed".
+# Run the project's checks and end with "N passed, N failed, N skipped".
 #
-# Usage: tests/run.sh [BASE]
-#   Without BASE: every check on the mainline base (the first in bases),
-#   then the backport checks (run_backport_checks) on each other base.
-#   With BASE: every check on that base.
+# Usage: tests/run.sh [--tier quick|full] [-k PATTERN] [--list]
 #
-# Each check prints what it checked; its log is kept under
-# $CACHE/test-logs/ and its tail is shown when it fails.
+#   (no option)      the quick tier: the test command of the README and CI
+#   --tier full      the longer tier: every base in full and the checks too
+#                    costly for the quick tier (with what they need)
+#   -k PATTERN       only the checks whose id matches the extended regular
+#                    expression PATTERN, and the checks they need
+#   --list           print the checks (id, tier, what it needs, title) of
+#                    the selection and stop
+#
+# Each check is one function of tests/checks/*.sh and prints what it
+# checked; tests/checks/plan.sh lists them in order with their tier and the
+# checks they need. A check whose prerequisite did not pass is a SKIP with
+# that reason. A check's log is kept in $CACHE/test-logs/ and its tail is
+# shown when it fails; cases a check reports (KUnit cases, ftracetest
+# tests, debug scenarios) count one by one.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=scripts/result.sh
+. "$TOP/scripts/result.sh"
+# shellcheck source=scripts/splat.sh
+. "$TOP/scripts/splat.sh"
 
-PASSED=0
-FAILED=0
-LOGS=$CACHE/test-logs
+C_IDS=()
+declare -A C_TIER=() C_NEEDS=() C_TITLE=() C_CMD=() C_BASE=() C_STATUS=() C_WANT=()
 
-# check NAME CMD...: run CMD, count and report it.
-check() {
-	local name=$1 logf rc=0 t0
-	shift
-	logf=$LOGS/$(tr -c 'A-Za-z0-9_.-' '_' <<<"$name").log
+# def ID TIER NEEDS TITLE CMD...: declare a check (tests/checks/plan.sh).
+# NEEDS is a space-separated list of check ids declared before it. CMD
+# runs with TEST_BASE set to the base named by the id's "BASE:" prefix.
+def() {
+	local id=$1 tier=$2 needs=$3 title=$4 n
+	shift 4
+	[ -z "${C_TIER[$id]:-}" ] || die "plan: check $id declared twice"
+	case $tier in quick | full) ;; *) die "plan: $id: unknown tier '$tier'" ;; esac
+	for n in $needs; do
+		[ -n "${C_TIER[$n]:-}" ] || die "plan: $id needs $n, which is not declared before it"
+	done
+	C_IDS+=("$id")
+	C_TIER[$id]=$tier
+	C_NEEDS[$id]=$needs
+	C_TITLE[$id]=$title
+	C_BASE[$id]=${id%%:*}
+	C_CMD[$id]=$(printf '%q ' "$@")
+}
+
+# want ID: select ID and, recursively, what it needs.
+want() {
+	local n
+	[ -z "${C_WANT[$1]:-}" ] || return 0
+	C_WANT[$1]=1
+	for n in ${C_NEEDS[$1]}; do
+		want "$n"
+	done
+}
+
+select_checks() {
+	local tier=$1 pattern=$2 id
+	for id in "${C_IDS[@]}"; do
+		if [ -n "$pattern" ]; then
+			grep -qE -- "$pattern" <<<"$id" && want "$id"
+		elif [ "$tier" = full ] || [ "${C_TIER[$id]}" = quick ]; then
+			want "$id"
+		fi
+	done
+	for id in "${C_IDS[@]}"; do
+		[ -n "${C_WANT[$id]:-}" ] && return 0
+	done
+	die "no check matches '$pattern' (tests/run.sh --list)"
+}
+
+list_checks() {
+	local id
+	for id in "${C_IDS[@]}"; do
+		[ -n "${C_WANT[$id]:-}" ] || continue
+		printf '%-34s %-5s %s%s\n' "$id" "${C_TIER[$id]}" "${C_TITLE[$id]}" \
+			"${C_NEEDS[$id]:+ (needs ${C_NEEDS[$id]// /, })}"
+	done
+}
+
+# prefetch: the work trees of the selected bases other than the mainline
+# one that are not made yet are made in the background, at low priority,
+# while the mainline checks build (fetch, import and git am are mostly one
+# process each, the kernel builds use both CPUs). The first check of such
+# a base waits for it (run_check).
+declare -A PREFETCH=()
+prefetch() {
+	local b mainline
+	mainline=$(mainline_base)
+	for b in $(for id in "${C_IDS[@]}"; do [ -z "${C_WANT[$id]:-}" ] || echo "${C_BASE[$id]}"; done | sort -u); do
+		case $b in any | "$mainline") continue ;; esac
+		[ ! -e "$CACHE/trees/$b/src/.git" ] || continue
+		nice -n 10 "$TOP/scripts/make-tree.sh" "$b" >"$LOGS/prefetch-$b.log" 2>&1 &
+		PREFETCH[$b]=$!
+	done
+}
+
+# run_check ID: run one check in a subshell (set -e holds in it), its
+# output in its log; report it, then the cases it wrote to $CASES.
+run_check() {
+	local id=$1 n logf rc=0 t0 title
+	title="${C_BASE[$id]}: ${C_TITLE[$id]}"
+	for n in ${C_NEEDS[$id]}; do
+		if [ "${C_STATUS[$n]:-}" != PASS ]; then
+			C_STATUS[$id]=SKIP
+			result SKIP "$title" "needs $n, which did not pass (${C_STATUS[$n]:-not run})"
+			return 0
+		fi
+	done
+	if [ -n "${PREFETCH[${C_BASE[$id]}]:-}" ]; then
+		# Its failure is not reported here: the check that needs the tree
+		# makes it again and says what went wrong.
+		wait "${PREFETCH[${C_BASE[$id]}]}" || true
+		unset "PREFETCH[${C_BASE[$id]}]"
+	fi
+	logf=$LOGS/${id//[^A-Za-z0-9_.-]/_}.log
+	export CASES=${logf%.log}.cases TEST_BASE=${C_BASE[$id]}
+	rm -f "$CASES"
 	t0=$SECONDS
-	# In a subshell outside any "||" context, so that set -e holds in the
-	# check: a failing step fails the check even if it is not the last.
 	set +e
 	(
 		set -e
-		"$@"
+		trap restore_trees EXIT
+		eval "${C_CMD[$id]}"
 	) >"$logf" 2>&1
 	rc=$?
 	set -e
 	if [ $rc -eq 0 ]; then
-		PASSED=$((PASSED + 1))
-		printf 'PASS  %s (%ss)\n' "$name" $((SECONDS - t0))
+		C_STATUS[$id]=PASS
+		result PASS "$title" "$((SECONDS - t0)) s"
 		grep '^  ' "$logf" || true
 	else
-		FAILED=$((FAILED + 1))
-		printf 'FAIL  %s (exit %s, log %s)\n' "$name" "$rc" "$logf"
+		C_STATUS[$id]=FAIL
+		result FAIL "$title" "exit $rc after $((SECONDS - t0)) s, log $logf"
 		tail -n 30 "$logf" | sed 's/^/      /'
 	fi
-}
-
-# count_cases WHAT FILE: count each case of FILE ("STATUS<TAB>name<TAB>
-# detail" lines: scripts/kunit-cases.py, ftracetest_cases) in the summary;
-# a skipped case counts as neither.
-count_cases() {
-	local what=$1 file=$2 status name detail
-	[ -s "$file" ] || return 0
-	while IFS=$'\t' read -r status name detail; do
-		case $status in
-		PASS) PASSED=$((PASSED + 1)) ;;
-		SKIP) ;;
-		*) FAILED=$((FAILED + 1)) ;;
-		esac
-		printf '%-5s %s: %s%s\n' "$status" "$what" "$name" "${detail:+ ($detail)}"
-	done <"$file"
+	result_cases "${C_BASE[$id]}: " "$CASES"
 }
 
 main() {
-	local b mainline backports
-	mainline=$(mainline_base)
-	[ $# -eq 0 ] || base_info "$1" pkg >/dev/null
+	local tier=quick pattern="" list=0 id
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--tier) tier=${2:-}; shift 2 || die "--tier needs quick or full" ;;
+		-k) pattern=${2:-}; shift 2 || die "-k needs a pattern" ;;
+		--list) list=1; shift ;;
+		*) die "unknown argument '$1' (see the head of $0)" ;;
+		esac
+	done
+	case $tier in quick | full) ;; *) die "unknown tier '$tier' (quick or full)" ;; esac
+	for f in "$TOP"/tests/checks/*.sh; do
+		# shellcheck source=/dev/null
+		. "$f"
+	done
+	plan
+	select_checks "$tier" "$pattern"
+	if [ $list -eq 1 ]; then
+		list_checks
+		return 0
+	fi
 	lock_cache
-	rm -rf "$LOGS"
+	LOGS=$CACHE/test-logs
 	mkdir -p "$LOGS"
 	"$TOP/scripts/install-deps.sh"
-	# shellcheck source=tests/checks.sh
-	. "$TOP/tests/checks.sh"
-	export TEST_BASE=${1:-$mainline}
-	run_checks
-	if [ $# -eq 0 ]; then
-		mapfile -t backports < <(awk '!/^#/ && $1 != m {print $1}' m="$mainline" "$TOP/bases")
-		for b in "${backports[@]}"; do
-			TEST_BASE=$b
-			echo
-			echo "== backport $b"
-			run_backport_checks
-		done
-	fi
+	prefetch
+	for id in "${C_IDS[@]}"; do
+		[ -z "${C_WANT[$id]:-}" ] || run_check "$id"
+	done
 	echo
 	echo "tests took $((SECONDS / 60)) min $((SECONDS % 60)) s"
-	echo "$PASSED passed, $FAILED failed"
-	[ "$FAILED" -eq 0 ]
+	result_summary
 }
 
 main "$@"

@@ -1,0 +1,52 @@
+# shellcheck shell=bash
+# The one detector of kernel problems in a guest's console or dmesg, for
+# every check that judges a kernel log. Source it; do not run it.
+#
+# WARN_ON and lockdep reports start with "WARNING:"; KASAN reports, soft
+# lockups and BUG_ON with "BUG:"; oopses and panics, RCU stalls, hung
+# tasks and lockdep switching itself off have their own words. A kernel
+# built without CONFIG_BUG prints no WARNING: line at all, so every judged
+# kernel has it on, and each kind proves it with a control (a module whose
+# init warns).
+SPLAT_RE='WARNING:|BUG:|Oops|Kernel panic|detected stalls|self-detected stall|blocked for more than|lockdep is turned off'
+
+# splats FILE...: the lines of the logs that report a problem, timestamps
+# stripped, each once; nothing when there is none. Missing files are skipped.
+splats() {
+	local f
+	for f in "$@"; do
+		[ -r "$f" ] && cat "$f"
+	done | tr -d '\r' | grep -aE "$SPLAT_RE" | sed 's/^\[ *[0-9.]*\] //' | sort -u || true
+}
+
+# kernel_warned FILE...: print the splats of the logs; true if there is any.
+kernel_warned() {
+	local s
+	s=$(splats "$@")
+	[ -n "$s" ] || return 1
+	printf '%s\n' "$s"
+}
+
+# splat_in_boot CONSOLE: " during boot" when a splat comes before the
+# guest's test script started (guest/init prints GUEST-START).
+splat_in_boot() {
+	tr -d '\r' <"$1" | awk -v re="$SPLAT_RE" '/GUEST-START/ { exit } $0 ~ re { found = 1; exit }
+		END { if (found) print " during boot, before the test" }'
+}
+
+# boot_verdict DIR: "pass" when the guest run in DIR (scripts/run-guest.sh:
+# DIR/console.log, DIR/files/dmesg) has no splat and its test ended with
+# "GUEST-DONE rc=0"; otherwise one line that says what went wrong.
+boot_verdict() {
+	local out=$1 s
+	s=$(splats "$out/console.log" "$out/files/dmesg")
+	if [ -n "$s" ]; then
+		echo "splat$(splat_in_boot "$out/console.log"): $(head -n 3 <<<"$s" | paste -sd';')"
+	elif ! grep -aqs 'GUEST-DONE rc=' "$out/console.log"; then
+		echo "no end (panic or hang): $(tail -n 2 "$out/console.log" 2>/dev/null | tr -d '\r' | paste -sd' ')"
+	elif ! grep -aq 'GUEST-DONE rc=0' "$out/console.log"; then
+		grep -a -m1 -E '(^|: )FAIL' "$out/console.log" | tr -d '\r' || echo 'guest check failed'
+	else
+		echo pass
+	fi
+}

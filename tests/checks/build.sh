@@ -1,0 +1,112 @@
+# shellcheck shell=bash
+# Builds: each patch on its own, the warning counts, the build matrix,
+# and the kernels of the end-to-end tests.
+# Sourced by tests/run.sh; each t_* function is one check (tests/checks/plan.sh).
+
+FRAG=$TOP/config/x86_64-bench.config
+
+# Every patch, applied in order, builds kernel/trace, kernel/module and
+# lib/tests with no warning at all (the base has none either), with KUnit
+# on so that the helpers the KUnit patch makes visible are built that way.
+t_bisect_build() {
+	local tree obj c out
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE" walk)
+	obj=$CACHE/build/$TEST_BASE/bisect
+	for c in base $(git -C "$tree" rev-list --reverse base..series); do
+		out=$("$TOP/scripts/build-objs.sh" "$tree" "$c" "$obj" x86_64 tinyconfig \
+			"$TOP/config/e2e-series.config" "$FRAG")
+		[[ $out == *", 0 warnings,"* ]] ||
+			{ grep 'warning:' "$obj/build.log"; echo "warnings at $c"; return 1; }
+		if [ -e "$tree/samples/ftrace/ftrace-weak-mod.c" ] && [ ! -e "$obj/samples/ftrace/ftrace-weak.o" ]; then
+			echo "the sample module was not built at $c"
+			return 1
+		fi
+		echo "  $(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-60): builds, 0 warnings"
+	done
+}
+
+# No patch adds a warning in the files the series touches: W=1, sparse
+# (where the tree accepts Debian's sparse) and kernel-doc -Wall, counted
+# per file at the base and after each patch (scripts/hygiene.sh).
+t_hygiene() {
+	local tree obj c f w s k pw ps pk line new
+	local -A prev=() base=()
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE" walk)
+	obj=$CACHE/build/$TEST_BASE/hygiene
+	for c in base $(git -C "$tree" rev-list --reverse base..series); do
+		line=$(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-50)
+		new=""
+		while read -r f w s k; do
+			if [ "$c" = base ]; then
+				base[$f]="$w $s $k"
+				prev[$f]="$w $s $k"
+				continue
+			fi
+			# A file the series adds starts from no warning.
+			[ -n "${prev[$f]:-}" ] || prev[$f]="0 0 0"
+			read -r pw ps pk <<<"${prev[$f]}"
+			[ "$w" -le "$pw" ] || new="$new $f: W=1 $pw -> $w;"
+			[ "$s" = n/a ] || [ "$ps" = n/a ] || [ "$s" -le "$ps" ] || new="$new $f: sparse $ps -> $s;"
+			[ "$k" -le "$pk" ] || new="$new $f: kernel-doc $pk -> $k;"
+			prev[$f]="$w $s $k"
+		done < <("$TOP/scripts/hygiene.sh" "$tree" "$c" "$obj")
+		[ -z "$new" ] || { echo "$line: new warnings:$new"; return 1; }
+		echo "  $line: no new warning"
+	done
+	for f in "${!prev[@]}"; do
+		echo "  $f: W=1, sparse, kernel-doc -Wall: ${base[$f]:-(new file)} at base, ${prev[$f]} after the series"
+	done | sort
+}
+
+# One cell of the build matrix: the series' kernel/trace and kernel/module
+# for an arch and config, and whether the new index code is compiled in
+# (it must be exactly where FTRACE_MCOUNT_MAX_OFFSET is defined and module
+# support is on).
+t_matrix() {
+	local name=$1 arch=$2 baseconfig=$3 expect=$4 tree obj have
+	shift 4
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	obj=$CACHE/build/$TEST_BASE/matrix-$name
+	W=1 "$TOP/scripts/build-objs.sh" "$tree" series "$obj" "$arch" "$baseconfig" \
+		"$TOP/config/matrix/kunit.config" "$@" | sed 's/^/  /'
+	git -C "$tree" checkout -q series
+	# The KUnit suite builds wherever its dependency, DYNAMIC_FTRACE, is on.
+	if grep -qx 'CONFIG_DYNAMIC_FTRACE=y' "$obj/.config"; then
+		[ -n "$(find "$obj/lib" -name ftrace_locs_kunit.o)" ] ||
+			{ echo "KUnit suite not built with DYNAMIC_FTRACE=y"; return 1; }
+		echo "  KUnit suite ftrace_locs_kunit.c built in"
+	else
+		echo "  KUnit suite not built: no DYNAMIC_FTRACE"
+	fi
+	have=no
+	if [ -e "$obj/kernel/trace/ftrace.o" ] &&
+		[ "$(nm "$obj/kernel/trace/ftrace.o" | grep -c ' ftrace_mod_syms_add$')" -gt 0 ]; then
+		have=yes
+	fi
+	[ "$have" = "$expect" ] || { echo "symbol index compiled in: $have, expected $expect"; return 1; }
+	echo "  symbol index compiled in: $have, as expected"
+}
+
+
+# The kernels of the end-to-end tests, stock and patched, with the same
+# options (config/x86_64-bench.config and config/e2e.config: -O2,
+# CONFIG_BUG, kvm.ko, the trace-printk sample, KUnit); the patched one also
+# has what the series adds, as modules (config/e2e-series.config). Every
+# check that boots a kernel of the quick tier boots one of these two.
+# As distributions build them, functions are aligned: the tracer callbacks
+# (function_trace_call(), ftrace_ops_list_func()) sit at even addresses,
+# so the jmp bug of fixes/7.3 cannot strike (the check shows where they are).
+t_e2e_build() {
+	local kind=$1 tree ref obj=$CACHE/build/$TEST_BASE/e2e-$1 frags=("$FRAG" "$TOP/config/e2e.config") f a
+	tree=$(kind_tree "$TEST_BASE" "$kind")
+	ref=$(kind_ref "$kind")
+	[ "$kind" = stock ] || frags+=("$TOP/config/e2e-series.config")
+	"$TOP/scripts/build-kernel.sh" "$tree" "$ref" "$obj" "${frags[@]}"
+	echo "  $kind kernel ($ref): $(find "$obj" -name '*.ko' -printf '%f\n' | sort | paste -sd' ')"
+	for f in function_trace_call ftrace_ops_list_func; do
+		a=$(awk -v f="$f" '$3 == f { print $1 }' "$obj/System.map")
+		[ -n "$a" ] || { echo "no $f in System.map"; return 1; }
+		[ $((16#$a % 16)) -eq 0 ] || { echo "$f at 0x$a: not 16-byte aligned"; return 1; }
+		echo "  $f at 0x$a, 16-byte aligned"
+	done
+}

@@ -1,0 +1,83 @@
+# shellcheck shell=bash
+# The list of checks, in the order they run: each with its id, its tier,
+# the checks it needs and its title (def, tests/run.sh). Ids are
+# "BASE:topic:name"; "any:" checks do not depend on a base.
+#
+# The quick tier (the README's test command, CI) has every check of the
+# mainline base but the two kunit.py runs, the W=1/sparse/kernel-doc
+# counts and the documentation build (together about 20 minutes cold), and
+# for the stable bases what a backport needs to stay true to its series:
+# the source, git am on a fresh tree, checkpatch and the benchmark variant.
+# The full tier adds the rest, so that every base gets every check.
+#
+# Kernels of the quick tier (each built once, out of tree, in
+# $CACHE/build/BASE/): e2e-stock and e2e-patched (every boot but the
+# debug one), debug-patched-MODEL (the debug quick subset), the objects of
+# bisect (one build per patch) and of six matrix cells.
+
+# plan_base BASE TIER: every check of one base; TIER is the tier of the
+# checks the quick tier does not keep for that base.
+plan_base() {
+	local b=$1 t=$2 m="$TOP/config/matrix"
+	def "$b:fetch:source" quick "" "fetch the base source" t_fetch_base
+	def "$b:series:git-am" quick "$b:fetch:source" "git am of the series on a fresh tree" t_git_am_fresh
+	def "$b:series:variant-applies" quick "$b:series:git-am" "the benchmark variant applies on the series" t_variant_applies
+	def "$b:series:checkpatch" quick "$b:series:git-am" "checkpatch --strict (its own checkpatch.pl)" t_checkpatch_73
+	def "$b:build:bisect" "$t" "$b:series:git-am" "each patch builds (kernel/trace, kernel/module, lib, samples/ftrace)" t_bisect_build
+	def "$b:build:hygiene" full "$b:series:git-am" "no new W=1, sparse or kernel-doc warning" t_hygiene
+	def "$b:matrix:x86_64-noibt" "$t" "$b:series:git-am" "matrix: x86_64 IBT off (MAX_OFFSET 0)" \
+		t_matrix x86_64-noibt x86_64 tinyconfig yes "$FRAG" "$m/x86_64-noibt.config"
+	def "$b:matrix:x86_64-nomodules" "$t" "$b:series:git-am" "matrix: x86_64 CONFIG_MODULES=n" \
+		t_matrix x86_64-nomodules x86_64 tinyconfig no "$FRAG" "$m/x86_64-nomodules.config"
+	def "$b:matrix:x86_64-nofunctrace" "$t" "$b:series:git-am" "matrix: x86_64 CONFIG_FUNCTION_TRACER=n" \
+		t_matrix x86_64-nofunctrace x86_64 tinyconfig no "$FRAG" "$m/x86_64-nofunctrace.config"
+	def "$b:matrix:arm64" "$t" "$b:series:git-am" "matrix: arm64 (no MAX_OFFSET)" \
+		t_matrix arm64 arm64 defconfig no "$m/arm64.config"
+	def "$b:matrix:x86_64-clang" "$t" "$b:series:git-am" "matrix: x86_64 clang-19 (LLVM=-19)" \
+		t_matrix x86_64-clang x86_64-llvm tinyconfig yes "$FRAG" "$m/x86_64-clang.config"
+	def "$b:matrix:ppc64le" "$t" "$b:series:git-am" "matrix: powerpc64le (MAX_OFFSET 16)" \
+		t_matrix ppc64le powerpc ppc64le_defconfig yes "$m/ppc64le.config"
+	def "$b:build:e2e-stock" "$t" "$b:series:git-am" "end-to-end kernel, stock" t_e2e_build stock
+	def "$b:build:e2e-patched" "$t" "$b:series:git-am" "end-to-end kernel, patched" t_e2e_build patched
+	def "$b:weak:build" "$t" "$b:build:e2e-patched" "weak module and WARN control: build" t_weak_module_build
+	def "$b:weak:boot-stock" "$t" "$b:weak:build $b:build:e2e-stock" "weak module: boot stock" t_weak_boot stock
+	def "$b:weak:boot-patched" "$t" "$b:weak:build" "weak module: boot patched" t_weak_boot patched
+	def "$b:warn:stock" "$t" "$b:weak:boot-stock" "a WARN is seen on the stock e2e kernel" t_warn_visible stock
+	def "$b:warn:patched" "$t" "$b:weak:boot-patched" "a WARN is seen on the patched e2e kernel" t_warn_visible patched
+	def "$b:weak:list" "$t" "$b:weak:boot-patched" "weak module: exact list on patched" t_weak_list
+	def "$b:weak:vs-stock" "$t" "$b:weak:boot-stock $b:weak:boot-patched" "weak module: patched identical to stock" t_weak_vs_stock
+	def "$b:weak:decisions" "$t" "$b:weak:boot-stock $b:weak:boot-patched" "weak module: record decisions (enabled_functions)" t_weak_decisions
+	def "$b:kunit:module" "$t" "$b:build:e2e-patched" "KUnit suite as a module in the guest" t_kunit_module
+	def "$b:selftests:stage-stock" "$t" "$b:build:e2e-stock" "stage modules and selftests, stock" t_e2e_stage stock
+	def "$b:selftests:stage-patched" "$t" "$b:build:e2e-patched" "stage modules and selftests, patched" t_e2e_stage patched
+	def "$b:selftests:weak-patched" "$t" "$b:selftests:stage-patched" "ftracetest: the weak-function tests, patched" t_ftracetest patched weak
+	def "$b:selftests:weak-stock" "$t" "$b:selftests:stage-stock" "ftracetest: the weak-function tests, stock" t_ftracetest stock weak
+	def "$b:selftests:basic-stock" "$t" "$b:selftests:stage-stock" "ftracetest: func_mod_trace.tc and 00basic, stock" t_ftracetest stock basic
+	def "$b:selftests:basic-patched" "$t" "$b:selftests:stage-patched" "ftracetest: func_mod_trace.tc and 00basic, patched" t_ftracetest patched basic
+	def "$b:selftests:basic-vs-stock" "$t" "$b:selftests:basic-stock $b:selftests:basic-patched" \
+		"ftracetest: func_mod_trace.tc and 00basic, patched vs stock" t_ftracetest_vs_stock basic
+	def "$b:kvm:list" "$t" "$b:selftests:stage-stock $b:selftests:stage-patched" "kvm.ko: function list identical on stock and patched" t_kvm_list
+	def "$b:guest:failures" "$t" "$b:build:e2e-patched" "guest: hang and boot failure reported" t_guest_failures
+	def "$b:debug:quick" "$t" "$b:series:git-am" "debug kernel: reliability scenarios, quick subset, patched" t_debug_quick
+	def "$b:kunit:x86_64" full "$b:series:git-am" "KUnit built in, kunit.py run --arch=x86_64" t_kunit_builtin x86_64
+	def "$b:kunit:ppc64le" full "$b:series:git-am" "KUnit built in, kunit.py run --arch=powerpcle" t_kunit_builtin powerpcle
+	def "$b:docs:htmldocs" full "$b:series:git-am" "make htmldocs of Documentation/trace" t_htmldocs
+}
+
+plan() {
+	local b mainline
+	mainline=$(mainline_base)
+	def any:repo:parsers quick "" "the parsers of guest output, on fixture logs" t_parsers
+	def any:repo:parser-mutants quick any:repo:parsers "the parsers fail when broken on purpose" t_parser_mutants
+	def any:repo:shellcheck quick "" "shellcheck" t_shellcheck
+	def any:fetch:unknown-base quick "" "an unknown base is refused" t_unknown_base
+	def any:fetch:mirror quick "" "the apt mirrors come from the machine's sources" t_mirror_from_apt
+	def any:repo:non-root quick "" "a user who is not root passes the package step" t_deps_non_root
+	plan_base "$mainline" quick
+	def "$mainline:series:bad-patch" quick "$mainline:series:git-am" "a patch that does not apply is named" t_bad_patch_named
+	while read -r b; do
+		plan_base "$b" full
+	done < <(awk '!/^#/ && $1 != m { print $1 }' m="$mainline" "$TOP/bases")
+	def "$mainline:series:checkpatch-6.12" quick "$mainline:series:git-am 6.12:fetch:source" \
+		"checkpatch --strict of 6.12, for the Assisted-by form" t_checkpatch_612
+}

@@ -1,0 +1,158 @@
+# shellcheck shell=bash
+# The series as a maintainer takes it: the base source, git am on a
+# fresh tree, checkpatch, and the benchmark variant on top.
+# Sourced by tests/run.sh; each t_* function is one check (tests/checks/plan.sh).
+
+t_fetch_base() {
+	local tarball repo
+	tarball=$("$TOP/scripts/fetch-base.sh" "$TEST_BASE")
+	[ -s "$tarball" ] || { echo "no tarball at '$tarball'"; return 1; }
+	repo=$("$TOP/scripts/import-base.sh" "$TEST_BASE")
+	git -C "$repo" cat-file -e base:kernel/trace/ftrace.c ||
+		{ echo "the import of $tarball has no kernel/trace/ftrace.c"; return 1; }
+	echo "  $(base_info "$TEST_BASE" pkg) $(base_info "$TEST_BASE" version): $(basename "$tarball"), $(du -m "$tarball" | cut -f1) MiB, has kernel/trace/ftrace.c"
+	[ ! -r "$CACHE/apt/sources.list" ] ||
+		echo "  private apt sources: $(awk '{ print $3, $4 }' "$CACHE/apt/sources.list" | paste -sd';')"
+}
+
+# git am every patch, in series order, on a new work tree of the base.
+t_git_am_fresh() {
+	local repo tmp p n=0 dir=$TOP/patches/$TEST_BASE
+	repo=$("$TOP/scripts/import-base.sh" "$TEST_BASE")
+	tmp=$CACHE/trees/$TEST_BASE/am-check
+	rm -rf "$tmp"
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q --detach "$tmp" base
+	while read -r p; do
+		git -C "$tmp" am -q "$dir/$p" || { echo "git am failed on $p"; return 1; }
+		echo "  git am $p: applied"
+		n=$((n + 1))
+	done <"$dir/series"
+	[ "$(git -C "$tmp" rev-list --count base..HEAD)" -eq "$n" ] || return 1
+	git -C "$repo" worktree remove --force "$tmp"
+	echo "  $n patches applied on a new tree of $(base_info "$TEST_BASE" pkg) $(base_info "$TEST_BASE" version)"
+}
+
+# The benchmark's sort-every-symbol variant still applies on top of the
+# series of the base (bench/run.sh --base builds it).
+t_variant_applies() {
+	local tree
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	git -C "$tree" checkout -q series
+	git -C "$tree" apply --check "$TOP/bench/variant-sort-all-symbols.patch" ||
+		{ echo "bench/variant-sort-all-symbols.patch does not apply on the series"; return 1; }
+	echo "  bench/variant-sort-all-symbols.patch applies on the series"
+}
+
+# The patch that does not apply is named, and the tree is left clean at
+# base. In a scratch work tree: the shared one keeps its series (and the
+# build directories their file times).
+t_bad_patch_named() {
+	local bad err tree p trees
+	bad=$(mktemp -d)
+	trees=$CACHE/trees-scratch
+	mkdir -p "$bad/$TEST_BASE"
+	cp "$TOP/patches/$TEST_BASE"/*.patch "$TOP/patches/$TEST_BASE/series" "$bad/$TEST_BASE/"
+	p=$(tail -n 1 "$bad/$TEST_BASE/series")
+	sed -i '0,/^@@ /s/^\(@@ .*\)$/\1\n-this line is not in the base/' "$bad/$TEST_BASE/$p"
+	if err=$(FTRACE_MODSYMS_TREES=$trees FTRACE_MODSYMS_PATCHES=$bad "$TOP/scripts/make-tree.sh" "$TEST_BASE" 2>&1); then
+		rm -rf "$bad"
+		echo "a corrupted $p was applied"
+		return 1
+	fi
+	rm -rf "$bad"
+	grep -q "patch $p does not apply" <<<"$err" || { echo "unclear error: $err"; return 1; }
+	tree=$trees/$TEST_BASE/src
+	[ -z "$(git -C "$tree" status --porcelain)" ] || { echo "tree left dirty"; return 1; }
+	echo "  a corrupted $p is refused: $(grep 'error:' <<<"$err")"
+	git -C "$(dirname "$(git -C "$tree" rev-parse --git-common-dir)")" worktree remove --force "$tree"
+	rm -rf "$trees"
+}
+
+# Debian's codespell keeps its dictionary where checkpatch does not look.
+codespell_dict() {
+	local f
+	f=$(dpkg -L codespell 2>/dev/null | grep '/dictionary\.txt$' | head -n 1 || true)
+	[ -r "$f" ] || { echo "no codespell dictionary (package codespell)" >&2; return 1; }
+	echo "$f"
+}
+
+# The imported trees have no upstream history, so checkpatch cannot look
+# up the commits the changelogs cite: UNKNOWN_COMMIT_ID is ignored, the
+# 'commit <sha> ("<title>")' form is still checked.
+# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for every
+# new file; it is ignored, and instead each file a patch creates must be
+# covered by a MAINTAINERS entry (checked in the tree, which has them).
+checkpatch_all() {
+	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE dict
+	shift
+	dict=$(codespell_dict)
+	# Debian's python3 first: it has the ply and git modules checkpatch's
+	# SPDX check (scripts/spdxcheck.py) needs, which a python3 of another
+	# origin earlier in PATH may lack, and then that check is skipped.
+	while read -r p; do
+		PATH=/usr/bin:$PATH "$cp" --strict --no-signoff --codespell --codespellfile "$dict" \
+			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES --terse --show-types "$@" "$dir/$p" ||
+			{ echo "checkpatch: $p"; return 1; }
+		n=$((n + 1))
+	done <"$dir/series"
+	echo "  $n patches clean, codespell dictionary $dict"
+}
+
+# new_files_maintained: each file a patch of the series creates has a
+# maintained subsystem in MAINTAINERS (get_maintainer.pl, run in the tree
+# at series).
+new_files_maintained() {
+	local f s
+	while read -r f; do
+		s=$(./scripts/get_maintainer.pl --nogit --nogit-fallback --norolestats --subsystem -f "$f" | grep -v "@" |
+			grep -v '^THE REST$' | paste -sd, || true)
+		[ -n "$s" ] || { echo "$f: no MAINTAINERS entry covers it"; return 1; }
+		echo "  new file $f: $s"
+	done < <(sed 's|^|'"$TOP/patches/$TEST_BASE"'/|' "$TOP/patches/$TEST_BASE/series" |
+		xargs sed -n 's/^ create mode [0-9]* //p')
+}
+
+t_checkpatch_73() {
+	local tree extra=() mainline
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	mainline=$(mainline_base)
+	# 6.12's checkpatch calls Elf_Sym (an ELF type macro the kernel uses
+	# everywhere) CamelCase; 7.x's does not.
+	[ "$TEST_BASE" = "$mainline" ] || extra=(--ignore CAMELCASE)
+	git -C "$tree" checkout -q series
+	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl "${extra[@]}" && new_files_maintained)
+	echo "  with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree${extra[*]:+ (${extra[*]})}"
+}
+
+# The Assisted-by: tag must also pass the 6.12 checkpatch (stable trees).
+t_checkpatch_612() {
+	local tarball dir=$CACHE/checkpatch-6.12
+	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
+		tarball=$("$TOP/scripts/fetch-base.sh" 6.12)
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		tar -xf "$tarball" -C "$dir.tmp" --strip-components=1 --wildcards \
+			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch'
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	# Without a tree it cannot know the kernel's typedefs: Elf_Sym would
+	# be CamelCase to it.
+	# Run from its own directory: in a git work tree checkpatch leaves a
+	# .checkpatch-camelcase.git.* cache file in the current directory.
+	(cd "$dir" && checkpatch_all "$dir/scripts/checkpatch.pl" --no-tree --ignore CAMELCASE)
+	echo "  with the checkpatch.pl of $(base_info 6.12 pkg) $(base_info 6.12 version) (--no-tree, so CAMELCASE ignored)"
+	# It does tell the forms apart: the bare form of 7.3's document is refused.
+	local first bad
+	first=$TOP/patches/$TEST_BASE/$(head -n 1 "$TOP/patches/$TEST_BASE/series")
+	bad=$(mktemp)
+	sed 's/^Assisted-by: .*/Assisted-by: LLM/' "$first" >"$bad"
+	if (cd "$dir" && "$dir/scripts/checkpatch.pl" --no-tree --strict --no-signoff --terse "$bad") >/dev/null 2>&1; then
+		rm -f "$bad"
+		echo "6.12 checkpatch accepted 'Assisted-by: LLM'"
+		return 1
+	fi
+	rm -f "$bad"
+	echo "  and it refuses 'Assisted-by: LLM' (so the check is real)"
+}

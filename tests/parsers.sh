@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The parsers that judge guest output, on the small logs of
+# tests/fixtures/ (no kernel, no qemu): KUnit cases (scripts/kunit-cases.py),
+# ftracetest results (scripts/ftracetest-cases.sh), the lines a module
+# load adds (scripts/list-delta.sh), the splat detector and the verdict of
+# a boot (scripts/splat.sh) and the benchmark's medians (bench/report.sh).
+# Each fixture has the output its parser must give; ends with
+# "N passed, N failed, N skipped" (tests/run.sh runs it first, as
+# any:repo:parsers).
+#
+# Usage: tests/parsers.sh
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=scripts/result.sh
+. "$TOP/scripts/result.sh"
+# shellcheck source=scripts/splat.sh
+. "$TOP/scripts/splat.sh"
+# shellcheck source=bench/report.sh
+. "$TOP/bench/report.sh"
+
+FIX=$TOP/tests/fixtures
+
+# expect NAME EXPECTED CMD...: CMD's output must be EXPECTED's content.
+expect() {
+	local name=$1 want=$2 got
+	shift 2
+	if ! got=$("$@" 2>&1); then
+		case_result FAIL "$name" "exited non-zero: $(head -n 3 <<<"$got" | paste -sd' ')"
+	elif [ "$got" = "$(cat "$want")" ]; then
+		case_result PASS "$name" "$(wc -l <"$want") lines as expected"
+	else
+		case_result FAIL "$name" "differs from $want: $(diff <(echo "$got") "$want" | head -n 4 | paste -sd' ')"
+	fi
+}
+
+# refuses NAME PATTERN CMD...: CMD must fail with an error matching PATTERN.
+refuses() {
+	local name=$1 pat=$2 got
+	shift 2
+	if got=$("$@" 2>&1); then
+		case_result FAIL "$name" "accepted bad input"
+	elif grep -qE "$pat" <<<"$got"; then
+		case_result PASS "$name" "refused: $(grep -E -m1 "$pat" <<<"$got")"
+	else
+		case_result FAIL "$name" "unclear error: $(head -n 2 <<<"$got" | paste -sd' ')"
+	fi
+}
+
+main() {
+	local d
+	expect "parser: KUnit cases from kunit.py json" "$FIX/kunit/expect" \
+		"$TOP/scripts/kunit-cases.py" "$FIX/kunit/results.json"
+	refuses "parser: KUnit json with no case" 'no KUnit case' \
+		"$TOP/scripts/kunit-cases.py" <(echo '{"sub_groups": []}')
+	expect "parser: ftracetest results" "$FIX/ftracetest/expect" \
+		"$TOP/scripts/ftracetest-cases.sh" "$FIX/ftracetest/out"
+	refuses "parser: ftracetest output with no test" 'no ftracetest result' \
+		"$TOP/scripts/ftracetest-cases.sh" <(echo 'ftracetest rc=1')
+	expect "parser: lines a load adds" "$FIX/delta/expect" \
+		"$TOP/scripts/list-delta.sh" "$FIX/delta/before" "$FIX/delta/loaded"
+	refuses "parser: a load that lost lines" 'missing from' \
+		"$TOP/scripts/list-delta.sh" "$FIX/delta/before" "$FIX/delta/lost"
+	for d in pass warn noend hang failed early; do
+		expect "parser: boot verdict, $d" "$FIX/boot/$d/expect" boot_verdict "$FIX/boot/$d"
+	done
+	expect "parser: benchmark medians and ranges" "$FIX/bench/expect" summarize "$FIX/bench/times.tsv"
+	[ -n "${CASES:-}" ] || result_summary
+}
+
+main "$@"
