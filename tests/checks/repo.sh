@@ -57,12 +57,22 @@ t_mirror_from_apt() {
 # A user who is not root, with every package there, passes the package
 # step (the scripts need root only to install).
 t_deps_non_root() {
-	local out as=()
+	local out as=() dir="$TOP"
 	if [ "$(id -u)" -eq 0 ]; then
 		command -v setpriv >/dev/null || { echo "no setpriv (util-linux)"; return 1; }
 		as=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp)
+		# The clone may sit where that user cannot read (/root): a copy
+		# of the two scripts it runs, in a directory anyone can read.
+		dir=$(mktemp -d)
+		mkdir "$dir/scripts"
+		cp "$TOP/scripts/install-deps.sh" "$TOP/scripts/lib.sh" "$dir/scripts/"
+		chmod -R a+rX "$dir"
 	fi
-	out=$("${as[@]}" "$TOP/scripts/install-deps.sh" 2>&1) ||
-		{ echo "install-deps.sh refused a non-root user with every package installed: $out"; return 1; }
+	out=$("${as[@]}" "$dir/scripts/install-deps.sh" 2>&1) || {
+		[ "$dir" = "$TOP" ] || rm -rf "$dir"
+		echo "install-deps.sh refused a non-root user with every package installed: $out"
+		return 1
+	}
+	[ "$dir" = "$TOP" ] || rm -rf "$dir"
 	echo "  as uid $([ ${#as[@]} -eq 0 ] && id -u || echo 65534): $out"
 }
