@@ -110,11 +110,15 @@ main() {
 	local base=$1 pkg ver out deb
 	pkg=$(base_info "$base" pkg)
 	ver=$(base_info "$base" version)
-	need_cmd apt-get dpkg-deb
+	need_cmd apt-get dpkg-deb flock
 	# One directory per package version: a new version in ./bases never
 	# reuses the source of an old one.
 	out=$CACHE/src/$base/${ver//[:~]/_}
 	mkdir -p "$out"
+	# One fetch at a time per cache: the private apt lists are shared
+	# (tests/run.sh fetches the stable bases in the background).
+	exec 8>"$CACHE/fetch.lock"
+	flock 8 || die "cannot lock $CACHE/fetch.lock"
 	deb=$(fetch_deb "$pkg" "$ver" "$out")
 	extract_tarball "$deb" "$out"
 }

@@ -45,8 +45,8 @@ mainline_base() {
 	awk '!/^#/ {print $1; exit}' "$TOP/bases"
 }
 
-# use_ccache: the compiler cache of every build, shared by all trees (paths
-# relative to $CACHE, so stock and patched builds hit the same entries).
+# use_ccache: the compiler cache of every build (paths relative to the
+# build directory: a rebuild of the same tree and build directory hits).
 use_ccache() {
 	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=8G
 }

@@ -11,8 +11,10 @@
 #   that no checkout touches the files of another build: a build directory
 #   stays up to date, and a second run rebuilds nothing.
 #   FTRACE_MODSYMS_PATCHES=DIR takes the series from DIR/BASE (tests).
-#   FTRACE_MODSYMS_TREES=DIR makes the work tree in DIR/BASE/src instead of
-#   the cache's trees/ (tests that must not disturb the shared tree).
+#   FTRACE_MODSYMS_TREES=DIR makes the work tree in DIR/BASE/src, from a
+#   repository of its own (DIR/BASE/repo, a shared clone of the import),
+#   instead of the cache's trees/ (tests that must not disturb the shared
+#   tree or its series branch).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -71,6 +73,15 @@ main() {
 	[[ $name =~ ^[a-z0-9-]+$ ]] || die "bad work tree name '$name'"
 	repo=$("$TOP/scripts/import-base.sh" "$base")
 	trees=${FTRACE_MODSYMS_TREES:-$CACHE/trees}
+	if [ -n "${FTRACE_MODSYMS_TREES:-}" ]; then
+		# Branches and config belong to a repository, not to a work
+		# tree: a scratch area gets a repository of its own, so that its
+		# series branch is not the shared tree's.
+		[ -d "$trees/$base/repo" ] ||
+			git clone -q --shared --no-checkout "$repo" "$trees/$base/repo" >&2 ||
+			die "cannot clone $repo into $trees/$base/repo"
+		repo=$trees/$base/repo
+	fi
 	tree=$trees/$base/src
 	mkdir -p "$(dirname "$tree")"
 	worktree "$repo" "$tree" base

@@ -99,6 +99,7 @@ boot() {
 		return 0
 	fi
 	boot_once "$k" "$s" "$out"
+	[ -r "$out/console.log" ] || return 0
 	case $s in control*) return 0 ;; esac
 	early=$(splat_in_boot "$out/console.log")
 	[ -n "$early" ] || return 0
