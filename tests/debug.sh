@@ -26,7 +26,7 @@
 # lists and decisions must also match stock's. Two control boots first show
 # each detector firing (LKDTM WARNING, use-after-free, HUNG_TASK and
 # SPINLOCKUP; the kmemleak sample module). The last line of the output is
-# "N passed, N failed".
+# "N passed, N failed, N skipped" (scripts/result.sh).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"

@@ -6,7 +6,7 @@
 # first and must pass. Then the same for the ftracetest tests of the
 # series (tests/mutants/selftest/*.diff, each naming the tests that must
 # fail), on a test kernel built from the mutated tree. Ends with
-# "N passed, N failed"; a mutant passes when everything it names failed.
+# "N passed, N failed, N skipped"; a mutant passes when everything it names failed.
 #
 # Usage: tests/mutants.sh [BASE]   (default 7.3; about a minute per mutant
 #                                   once the kernel is in ccache)

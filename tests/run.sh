@@ -6,7 +6,7 @@
 #   (no option)      the quick tier: the test command of the README and CI
 #   --tier full      the longer tier: every base in full and the checks too
 #                    costly for the quick tier (with what they need)
-#   -k PATTERN       only the checks whose id matches the extended regular
+#   -k PATTERN       only the checks, of any tier, whose id matches the extended regular
 #                    expression PATTERN, and the checks they need
 #   --list           print the checks (id, tier, what it needs, title) of
 #                    the selection and stop
