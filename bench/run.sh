@@ -182,7 +182,7 @@ main() {
 	fi
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
 	lock_cache
-	trap restore_trees EXIT
+	trap 'restore_trees "$BASE"' EXIT
 	"$TOP/scripts/install-deps.sh"
 	BUILD=$CACHE/build/$BASE
 	work=$CACHE/bench

@@ -2,7 +2,9 @@
 # Guest side of the reliability scenarios on the debug kernels (tests/debug.sh).
 # The host boots the kernel once per scenario, named on the kernel command
 # line as ftm_scenario=NAME, so that every splat in a boot's log belongs to
-# one scenario. The modules are in /files: big.ko, mid.ko, small.ko
+# one scenario; or, for the quick subset, once for a set of them,
+# ftm_scenario=NAME,NAME,... (run_set below). The modules are in /files:
+# big.ko, mid.ko, small.ko
 # (generated, one-line functions) and weak.ko (overridden weak functions; its
 # traceable functions in weak.live, its dead call sites in weak.dead).
 # Each scenario prints "debug: ..." lines of what it checked and sends the
@@ -17,27 +19,42 @@ say() {
 	echo "debug: $*"
 }
 
+# put NAME FILE: send FILE to the host as NAME, or as SCENARIO.NAME in a
+# set boot (the host files it under that scenario).
+put() {
+	send "${PREFIX:-}$1" "$2"
+}
+
 fail() {
 	echo "debug: FAIL: $*"
 	exit 1
 }
 
 scenario_name() {
-	sed -n 's/.*ftm_scenario=\([a-z0-9_-]*\).*/\1/p' /proc/cmdline
+	sed -n 's/.*ftm_scenario=\([a-z0-9_,-]*\).*/\1/p' /proc/cmdline
 }
 
 # The detectors a scenario relies on must be alive: lockdep turns itself
 # off after its first report, kmemleak after an internal error. Leaks
 # kmemleak suspects before the scenario (boot) are cleared, so that the
 # scan after it shows only what the scenario leaked.
+# KMEMLEAK: each (the default: clear before, judge after), or in a set
+# boot first (clear only), middle (neither) or last (judge only).
 detectors_start() {
 	lockdep_on
+	case ${KMEMLEAK:-each} in middle | last) return 0 ;; esac
 	echo scan >"$DEBUGFS/kmemleak" || fail "kmemleak is off"
 	echo clear >"$DEBUGFS/kmemleak"
 }
 
 detectors_end() {
 	lockdep_on
+	case ${KMEMLEAK:-each} in
+	first | middle)
+		say "lockdep still on (debug_locks 1)"
+		return 0
+		;;
+	esac
 	# Two scans: kmemleak reports an object only when it is older than 5 s
 	# and unreferenced in two scans.
 	echo scan >"$DEBUGFS/kmemleak" || fail "kmemleak is off"
@@ -48,7 +65,7 @@ detectors_end() {
 		head -n 40 /tmp/kmemleak
 		fail "kmemleak: $(grep -c '^unreferenced object' /tmp/kmemleak) objects leaked"
 	}
-	say "lockdep still on (debug_locks 1); kmemleak: no leak since the scenario began"
+	say "lockdep still on (debug_locks 1); kmemleak: no leak since the ${SINCE:-scenario} began"
 }
 
 lockdep_on() {
@@ -102,9 +119,9 @@ scenario_load() {
 	say "big: $n records, $syms symbols; load 1: $t1, load 2: $t2 (insmod us, ftrace_module_enable() us); unload restored the list, reload gave the same list"
 	echo "load1 $t1" >/tmp/times
 	echo "load2 $t2" >>/tmp/times
-	send before /tmp/before
-	send after /tmp/after
-	send times /tmp/times
+	put before /tmp/before
+	put after /tmp/after
+	put times /tmp/times
 }
 
 # 2. Three modules of different sizes loaded at the same time.
@@ -119,9 +136,9 @@ scenario_parallel() {
 	cmp -s /tmp/before "$AFF" || fail "unloading did not restore available_filter_functions"
 	say "three parallel loads took $ms ms; unload restored the list"
 	echo "parallel $ms" >/tmp/times
-	send before /tmp/before
-	send after /tmp/after
-	send times /tmp/times
+	put before /tmp/before
+	put after /tmp/after
+	put times /tmp/times
 }
 
 # traced_records NAME: records of module NAME in the snapshot of
@@ -179,7 +196,7 @@ scenario_tracing() {
 	rmmod weak || fail "rmmod weak"
 	echo >"$TRACING/set_ftrace_filter"
 	say "function_graph filtering ksys_sync and, cached, :mod:weak: the calls of weak's init to its $n live functions were traced"
-	send enabled.weak /tmp/enabled.weak
+	put enabled.weak /tmp/enabled.weak
 }
 
 # 4. A glob on set_ftrace_filter with the big module loaded: every module
@@ -197,8 +214,8 @@ scenario_filter() {
 	[ "$n" -gt 0 ] || fail "'big_fn_1*' matched nothing"
 	say "set_ftrace_filter 'big_fn_1*': $n functions in $ms ms; ':mod:big': $n2 in $ms2 ms"
 	printf 'glob %s\nmod %s\n' "$ms" "$ms2" >/tmp/times
-	send filter /tmp/filter
-	send times /tmp/times
+	put filter /tmp/filter
+	put times /tmp/times
 }
 
 # symbol_range SYM: the address of text symbol SYM and of the next symbol.
@@ -276,10 +293,10 @@ scenario_nomem() {
 	rmmod weak || fail "rmmod weak"
 	say "allocations failed under ftrace_module_enable() ($RANGE): $nweak injected loading weak, $nbig loading big (insmod, ftrace_module_enable() us: $t); weak: $(wc -l </tmp/decided.weak) records enabled, exactly its live functions"
 	echo "injected $nweak $nbig $t" >/tmp/times
-	send before /tmp/before
-	send after /tmp/after
-	send decided.weak /tmp/decided.weak
-	send times /tmp/times
+	put before /tmp/before
+	put after /tmp/after
+	put decided.weak /tmp/decided.weak
+	put times /tmp/times
 }
 
 # 6. The weak module loaded and unloaded 50 times: the same list each time,
@@ -303,10 +320,10 @@ scenario_cycles() {
 	slab1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
 	say "$cycles loads and unloads of weak: the same list each time, restored each time; Slab: ${slab0} kB before, ${slab1} kB after (kmemleak below)"
 	echo "slab $slab0 $slab1" >/tmp/times
-	send before /tmp/before
-	send after /tmp/after
-	send decided.weak /tmp/decided.weak
-	send times /tmp/times
+	put before /tmp/before
+	put after /tmp/after
+	put decided.weak /tmp/decided.weak
+	put times /tmp/times
 }
 
 # Positive controls: each detector reports what it exists to report.
@@ -340,12 +357,10 @@ scenario_control_lockup() {
 	fail "SPINLOCKUP did not stop the kernel"
 }
 
-main() {
-	s=$(scenario_name)
-	mount -t debugfs debugfs "$DEBUGFS" 2>/dev/null || true
-	setup_probes || fail "cannot set kprobes on ftrace_module_enable"
-	say "scenario $s on $(uname -r) ($(uname -v | grep -o 'PREEMPT[A-Z_]*' || echo 'no PREEMPT in uname -v'); $(dmesg | grep -o 'Dynamic Preempt: [a-z]*' || echo 'no dynamic preemption'))"
-	case $s in
+# run_one NAME: one scenario, in a subshell of its own (a failed check
+# exits it).
+run_one() {
+	case $1 in
 	control) scenario_control ;;
 	control-lockup) scenario_control_lockup ;;
 	load) detectors_start && scenario_load && detectors_end ;;
@@ -354,10 +369,66 @@ main() {
 	filter) detectors_start && scenario_filter && detectors_end ;;
 	nomem) detectors_start && scenario_nomem && detectors_end ;;
 	cycles) detectors_start && scenario_cycles && detectors_end ;;
-	*) fail "unknown scenario '$s'" ;;
+	*) fail "unknown scenario '$1'" ;;
 	esac
+}
+
+# run_set NAME...: the scenarios of the quick subset in one boot, in order
+# (a control last: control-lockup ends the boot, and the other one leaves
+# a WARN, a KASAN report and a hung task behind). Each begins with its "scenario" line
+# and ends with "scenario NAME ended rc=N" and its own dmesg (read and
+# cleared), by which the host splits the boot into one log per scenario.
+# The kmemleak scans, 10 s and more each, are done once: cleared before
+# the first scenario, judged after the last one that is not a control;
+# lockdep is checked after each.
+run_set() {
+	last=""
+	for s in "$@"; do
+		case $s in control*) ;; *) last=$s ;; esac
+	done
+	dmesg -c >/dev/null
+	for s in "$@"; do
+		say "scenario $s on $HEADER"
+		rc=0
+		(
+			PREFIX=$s.
+			SINCE="first scenario of the set"
+			KMEMLEAK=middle
+			if [ "$s" = "$1" ] && [ "$s" = "$last" ]; then
+				KMEMLEAK=each
+			elif [ "$s" = "$1" ]; then
+				KMEMLEAK=first
+			elif [ "$s" = "$last" ]; then
+				KMEMLEAK=last
+			fi
+			run_one "$s"
+		) || rc=$?
+		dmesg -c >/tmp/dmesg
+		send "$s.dmesg" /tmp/dmesg
+		say "scenario $s ended rc=$rc"
+	done
+}
+
+main() {
+	s=$(scenario_name)
+	mount -t debugfs debugfs "$DEBUGFS" 2>/dev/null || true
+	setup_probes || fail "cannot set kprobes on ftrace_module_enable"
+	HEADER="$(uname -r) ($(uname -v | grep -o 'PREEMPT[A-Z_]*' || echo 'no PREEMPT in uname -v'); $(dmesg | grep -o 'Dynamic Preempt: [a-z]*' || echo 'no dynamic preemption'))"
+	case $s in
+	*,*)
+		ifs=$IFS
+		IFS=,
+		# shellcheck disable=SC2086 # the names, split at commas
+		set -- $s
+		IFS=$ifs
+		run_set "$@"
+		return 0
+		;;
+	esac
+	say "scenario $s on $HEADER"
+	run_one "$s"
 	dmesg >/tmp/dmesg
-	send dmesg /tmp/dmesg
+	put dmesg /tmp/dmesg
 }
 
 main

@@ -7,11 +7,15 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# checkout TREE REF: the series tree (trees/BASE/src) keeps its branch;
+# every other work tree is detached, so that it never takes a branch
+# (series) away from the tree that holds it.
 checkout() {
 	local tree=$1 ref=$2
-	git -C "$tree" checkout -q "$ref" 2>/dev/null ||
-		git -C "$tree" checkout -q --detach "$ref" ||
-		die "cannot check out $ref in $tree"
+	case $tree in
+	*/src) git -C "$tree" checkout -q "$ref" 2>/dev/null || git -C "$tree" checkout -q --detach "$ref" ;;
+	*) git -C "$tree" checkout -q --detach "$ref" ;;
+	esac || die "cannot check out $ref in $tree"
 }
 
 configure() {

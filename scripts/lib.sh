@@ -51,17 +51,46 @@ use_ccache() {
 	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=8G
 }
 
+# kconfig_inputs TREE BASECONFIG FRAGMENT...: a digest of what a .config
+# made by kconfig_from depends on: the config target, the arch, the
+# compiler Kconfig probes, the fragments, and the tree's Kconfig files,
+# defconfigs and kconfig tool.
+kconfig_inputs() {
+	local tree=$1 cc
+	shift
+	case ${LLVM:-} in
+	'') cc=${CROSS_COMPILE:-}gcc ;;
+	1) cc=clang ;;
+	*) cc=clang$LLVM ;;
+	esac
+	cc=$("$cc" --version | head -n 1)
+	{
+		echo "$1 ${ARCH:-} ${CROSS_COMPILE:-} ${LLVM:-} $cc"
+		shift
+		cat "$@"
+		(cd "$tree" && git ls-files -z -- ':(glob)**/Kconfig*' ':(glob)**/configs/**' scripts/kconfig |
+			xargs -0 sha256sum)
+	} | sha256sum | cut -c1-64
+}
+
 # kconfig_from TREE OBJ BASECONFIG FRAGMENT...: OBJ/.config from a make
 # config target with the fragments merged on top (ARCH and CROSS_COMPILE
-# come from the environment).
+# come from the environment). Made again only when its inputs changed
+# (kconfig_inputs): three make runs cost about 15 s here, in each build.
 kconfig_from() {
-	local tree=$1 obj=$2 baseconfig=$3
+	local tree=$1 obj=$2 baseconfig=$3 sum
 	shift 3
 	mkdir -p "$obj"
+	sum=$(kconfig_inputs "$tree" "$baseconfig" "$@")
+	if [ -s "$obj/.config" ] && [ "$(cat "$obj/.kconfig-inputs" 2>/dev/null)" = "$sum" ]; then
+		return 0
+	fi
+	rm -f "$obj/.kconfig-inputs"
 	make -s -C "$tree" O="$obj" "$baseconfig" >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
 		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
 	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+	echo "$sum" >"$obj/.kconfig-inputs"
 }
 
 # verify_config OBJ FRAGMENT: every CONFIG_X=... line of FRAGMENT is in
@@ -103,12 +132,14 @@ e2e_kernel() {
 	echo "$CACHE/build/$TEST_BASE/e2e-$1/arch/x86/boot/bzImage"
 }
 
-# restore_trees: put every work tree of the cache that has a series
-# branch back on it (the EXIT trap of each check and of tests/debug.sh: a
-# check that failed half-way leaves no tree at another ref).
+# restore_trees [BASE]: put the series tree of BASE (of every base without
+# BASE) back on its series branch (the EXIT trap of each check, of
+# tests/debug.sh and of bench/run.sh: a check that failed half-way leaves
+# no tree at another ref). Only its own base: another's may be in use by
+# a background fetch (tests/run.sh prefetch).
 restore_trees() {
 	local t
-	for t in "$CACHE"/trees/*/src; do
+	for t in "$CACHE"/trees/${1:-*}/src; do
 		[ -e "$t/.git" ] || continue
 		git -C "$t" rev-parse -q --verify series >/dev/null || continue
 		[ "$(git -C "$t" symbolic-ref -q --short HEAD || true)" = series ] ||

@@ -50,3 +50,38 @@ boot_verdict() {
 		echo pass
 	fi
 }
+
+# split_boot IN OUT NAMES: a guest run of several scenarios in turn (IN as
+# scripts/run-guest.sh leaves it; guest/debug.sh run_set) made into one
+# directory OUT/NAME per scenario of the comma-separated NAMES, as if each
+# had been a boot of its own, for boot_verdict. A scenario's console runs
+# from its "debug: scenario NAME on" line to the next one (the boot before
+# the first scenario belongs to the first, and the others begin with a
+# GUEST-START line that says so, for splat_in_boot); the guest's "scenario NAME
+# ended rc=N" becomes that console's "GUEST-DONE rc=N", and the run's own
+# GUEST-DONE, which says nothing of the scenarios, is renamed. Its files
+# are those the guest sent as NAME.FILE.
+split_boot() {
+	local in=$1 out=$2 names=$3 s f
+	for s in ${names//,/ }; do
+		rm -rf "${out:?}/$s"
+		mkdir -p "$out/$s/files"
+	done
+	[ -r "$in/console.log" ] || return 0
+	tr -d '\r' <"$in/console.log" | awk -v dir="$out" -v first="${names%%,*}" '
+		BEGIN { f = dir "/" first "/console.log" }
+		/^debug: scenario [a-z-]+ on / && $3 != first {
+			close(f); f = dir "/" $3 "/console.log"
+			print "GUEST-START (of the whole run, in " first "/console.log)" >>f
+		}
+		/^GUEST-DONE rc=/ { sub(/^GUEST-DONE/, "whole run done,") }
+		{ print >>f }
+		/^debug: scenario [a-z-]+ ended rc=[0-9]+$/ { sub(/.*rc=/, ""); print "GUEST-DONE rc=" $0 >>f }'
+	for f in "$in/files"/*; do
+		[ -e "$f" ] || continue
+		s=${f##*/}
+		s=${s%%.*}
+		[ -d "$out/$s/files" ] || continue
+		cp "$f" "$out/$s/files/${f##*/"$s".}"
+	done
+}

@@ -18,8 +18,12 @@
 #                    run with the same options (kept in $CACHE/debug/)
 #
 # Each scenario is its own boot (guest/debug.sh), so every splat belongs to
-# one scenario; the boot command line sets watchdog_thresh=2
-# softlockup_panic=1 and a 5 s RCU stall timeout, and the kernels a 10 s
+# one scenario. With --quick, one boot per kernel runs them all in turn
+# (on patched, the lockdep and soft lockup control after them) and is
+# split into one log per scenario by the guest's "scenario" lines
+# (split_set), with one kmemleak check for the set. The boot command line
+# sets watchdog_thresh=2 softlockup_panic=1 and a 5 s RCU stall timeout,
+# and the kernels a 10 s
 # hung task timeout. A scenario passes when its checks pass and neither the
 # console nor dmesg shows a WARN, BUG, oops, panic, lockdep report, KASAN
 # report, soft lockup, hung task or RCU stall; with stock in the run, the
@@ -84,6 +88,8 @@ build_modules() {
 }
 
 # boot KERNEL SCENARIO: one boot; the guest's output in $WORK/KERNEL/SCENARIO.
+# With --quick, the scenarios of the set boot (boot_sets) do not boot
+# again.
 # A scenario boot whose console shows a splat before the guest's test
 # started (the series' code has not run then) is booted once more, and
 # the first boot is kept in SCENARIO.boot1 and reported: KASAN kernels
@@ -93,6 +99,9 @@ build_modules() {
 boot() {
 	local k=$1 s=$2 out early
 	out=$WORK/$k/$s
+	if [ -n "$SET" ] && [ "$s" != set ]; then
+		case ,$(set_list "$k"), in *,"$s",*) return 0 ;; esac
+	fi
 	if [ "$REPORT_ONLY" = 1 ]; then
 		[ -r "$out/console.log" ] || die "no boot of $k/$s in $WORK to report on"
 		grep -a '^debug: ' "$out/console.log" | sed "s/^/  $k: /" || true
@@ -112,11 +121,48 @@ boot() {
 
 # boot_once KERNEL SCENARIO OUT: the boot itself.
 boot_once() {
-	log "booting debug-$1-$MODEL: $2"
-	GUEST_SMP=2 GUEST_CMDLINE="ftm_scenario=$2 loglevel=7 watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5" \
+	local names=$2
+	[ "$2" != set ] || names=$(set_list "$1")
+	log "booting debug-$1-$MODEL: $names"
+	GUEST_SMP=2 GUEST_CMDLINE="ftm_scenario=$names loglevel=7 watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5" \
 		"$TOP/scripts/run-guest.sh" "$BUILD/debug-$1-$MODEL/arch/x86/boot/bzImage" \
 		"$WORK/debug.cpio" "$3" "$LIMIT" >/dev/null 2>&1 || true
 	grep -a '^debug: ' "$3/console.log" | sed "s/^/  $1: /" || true
+}
+
+# set_list KERNEL: the scenarios of the set boot of KERNEL, comma-separated:
+# all of them, and on the last kernel (patched) control-lockup after them,
+# which needs lockdep still on and ends the boot. The other controls boot
+# on their own: the KASAN report of theirs turns lockdep off.
+set_list() {
+	local l
+	l=$(IFS=, && echo "${SCENARIOS[*]}")
+	[ "$1" != "${KERNELS##* }" ] || l=$l,control-lockup
+	echo "$l"
+}
+
+# split_set KERNEL: the set boot of KERNEL made into one directory per
+# scenario (scripts/splat.sh split_boot), for the verdicts and
+# comparisons; an early-boot splat note of the set boot is noted for each
+# scenario in it.
+split_set() {
+	local k=$1 s names
+	names=$(set_list "$k")
+	split_boot "$WORK/$k/set" "$WORK/$k" "$names"
+	[ -s "$WORK/$k/set.early" ] || return 0
+	for s in ${names//,/ }; do
+		cp "$WORK/$k/set.early" "$WORK/$k/$s.early"
+	done
+}
+
+# boot_sets: with --quick, the set boot of each kernel, split by scenario.
+boot_sets() {
+	local k
+	[ -n "$SET" ] || return 0
+	for k in $KERNELS; do
+		boot "$k" set
+		split_set "$k"
+	done
 }
 
 # verdict KERNEL SCENARIO: pass, or what went wrong (scripts/splat.sh).
@@ -262,9 +308,9 @@ facts() {
 	echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version): $KERNELS"
 	echo "- config: tinyconfig + config/x86_64-bench.config + config/debug.config + config/preempt-$MODEL.config ($(grep -E '^CONFIG_PREEMPT(_NONE|_VOLUNTARY|_LAZY)?=y|^CONFIG_PREEMPT_DYNAMIC=y' "$obj/.config" | paste -sd' '))"
 	echo "- boot: watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5, hung task timeout 10 s"
-	echo "- qemu: accel $("$TOP/scripts/qemu-accel.sh" "$obj/arch/x86/boot/bzImage"), 2 vCPUs, 2 GiB; one boot per scenario and kernel"
+	echo "- qemu: accel $("$TOP/scripts/qemu-accel.sh" "$obj/arch/x86/boot/bzImage"), 2 vCPUs, 2 GiB; ${SET:-one boot per scenario and kernel}"
 	echo "- modules: $(awk '{ printf "%s%s %d functions (%d data symbols each)", (NR > 1 ? ", " : ""), $1, $2, $3 }' <<<"$SIZES"); weak (overridden weak functions); $CYCLES load/unload cycles"
-	echo "- times: one run per scenario and kernel; the guests end up on the jiffies clocksource, TSC uncalibrated or marked unstable under TCG (HZ=$(sed -n 's/^CONFIG_HZ=//p' "$obj/.config")), so times are multiples of its tick"
+	echo "- times: one run per scenario and kernel; guest clocksource: $(tr -d '\r' <"$WORK/${KERNELS##* }/load/console.log" 2>/dev/null | sed -n 's/.*clocksource: Switched to clocksource //p' | tail -n 1)"
 	echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 }
 
@@ -275,6 +321,7 @@ main() {
 	KERNELS=""
 	REPORT_ONLY=0
 	OUT=""
+	SET=""
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--base) BASE=$2; shift 2 ;;
@@ -294,6 +341,7 @@ main() {
 		CYCLES=10
 		LIMIT=900
 		KERNELS=${KERNELS:-patched}
+		SET="one boot per kernel for all scenarios (on patched with the lockup control after them) and one for the other controls; one kmemleak check for the scenarios"
 	else
 		SIZES=$'big 15000 2\nmid 5000 1\nsmall 2000 1'
 		CYCLES=50
@@ -303,7 +351,7 @@ main() {
 	fi
 	[ "${KERNELS##* }" = patched ] || die "--kernels must end with patched"
 	[ -n "${LOCKED:-}" ] || lock_cache
-	trap restore_trees EXIT
+	trap 'restore_trees "$BASE"' EXIT
 	"$TOP/scripts/install-deps.sh"
 	BUILD=$CACHE/build/$BASE
 	WORK=$CACHE/debug/$BASE-$MODEL
@@ -317,6 +365,7 @@ main() {
 		build_kernels
 		build_modules "$tree"
 	fi
+	boot_sets
 	check_controls
 	run_scenarios
 	table >"$WORK/table.md"

@@ -34,6 +34,18 @@ expect() {
 	fi
 }
 
+# set_verdicts DIR: the verdict and files of each scenario of the set run
+# in DIR, once split_boot has made it into one run per scenario.
+set_verdicts() {
+	local t s
+	t=$(mktemp -d)
+	split_boot "$1" "$t" load,parallel,tracing,cycles
+	for s in load parallel tracing cycles; do
+		echo "$s: $(boot_verdict "$t/$s"); files: $(find "$t/$s/files" -type f -printf '%f\n' | sort | paste -sd' ')"
+	done
+	rm -rf "$t"
+}
+
 # refuses NAME PATTERN CMD...: CMD must fail with an error matching PATTERN.
 refuses() {
 	local name=$1 pat=$2 got
@@ -64,6 +76,7 @@ main() {
 	for d in pass warn noend hang failed early; do
 		expect "parser: boot verdict, $d" "$FIX/boot/$d/expect" boot_verdict "$FIX/boot/$d"
 	done
+	expect "parser: a run of several scenarios, split into one per scenario" "$FIX/boot/set/expect" set_verdicts "$FIX/boot/set"
 	expect "parser: benchmark medians and ranges" "$FIX/bench/expect" summarize "$FIX/bench/times.tsv"
 	[ -n "${CASES:-}" ] || result_summary
 }

@@ -103,6 +103,12 @@ prefetch() {
 run_check() {
 	local id=$1 n logf rc=0 t0 title
 	title="${C_BASE[$id]}: ${C_TITLE[$id]}"
+	if [ -n "${PREFETCH[${C_BASE[$id]}]:-}" ]; then
+		# Its failure is not reported here: the check that needs the tree
+		# makes it again and says what went wrong.
+		wait "${PREFETCH[${C_BASE[$id]}]}" || true
+		unset "PREFETCH[${C_BASE[$id]}]"
+	fi
 	for n in ${C_NEEDS[$id]}; do
 		if [ "${C_STATUS[$n]:-}" != PASS ]; then
 			C_STATUS[$id]=SKIP
@@ -110,12 +116,6 @@ run_check() {
 			return 0
 		fi
 	done
-	if [ -n "${PREFETCH[${C_BASE[$id]}]:-}" ]; then
-		# Its failure is not reported here: the check that needs the tree
-		# makes it again and says what went wrong.
-		wait "${PREFETCH[${C_BASE[$id]}]}" || true
-		unset "PREFETCH[${C_BASE[$id]}]"
-	fi
 	logf=$LOGS/${id//[^A-Za-z0-9_.-]/_}.log
 	export CASES=${logf%.log}.cases TEST_BASE=${C_BASE[$id]}
 	rm -f "$CASES"
@@ -123,7 +123,7 @@ run_check() {
 	set +e
 	(
 		set -e
-		trap restore_trees EXIT
+		trap 'restore_trees "$TEST_BASE"' EXIT
 		eval "${C_CMD[$id]}"
 	) >"$logf" 2>&1
 	rc=$?

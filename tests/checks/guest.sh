@@ -11,6 +11,8 @@ t_debug_quick() {
 	local tree model=lazy rc=0
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	grep -q '^config PREEMPT_LAZY' "$tree/kernel/Kconfig.preempt" || model=voluntary
+	# No case of an earlier run is reported, should this one die first.
+	rm -f "$CACHE/debug/$TEST_BASE-$model/cases"
 	LOCKED=1 "$TOP/tests/debug.sh" --base "$TEST_BASE" --preempt "$model" --quick | sed 's/^/  /' || rc=$?
 	export_cases "debug quick: " "$CACHE/debug/$TEST_BASE-$model/cases"
 	return "$rc"

@@ -2,11 +2,18 @@
 # kvm.ko, a real module with overridden weak functions.
 # Sourced by tests/run.sh; each t_* function is one check (tests/checks/plan.sh).
 
-# ms_summary COLUMN FILE: "median (min-max)" in ms of a column of
-# microseconds (the lines of guest/lib.sh's time_insmod).
-ms_summary() {
-	cut -d' ' -f"$1" "$2" | sort -n | awk '{ v[NR] = $1 / 1000 }
-		END { printf "%.1f (%.1f-%.1f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+# shellcheck source=bench/report.sh
+. "$TOP/bench/report.sh"
+
+# load_times KIND FILE: "N loads of kvm.ko, insmod ms M (min-max),
+# ftrace_module_enable() ms M (min-max)" of the lines of guest/lib.sh's
+# time_insmod (microseconds), by the benchmark's own summary
+# (bench/report.sh summarize).
+load_times() {
+	local n mi a b me c d
+	IFS=$'\t' read -r _ _ _ n mi a b me c d < <(
+		awk -v k="$1" 'BEGIN { OFS = "\t" } { print k, "kvm", 0, NR, $1, $2 }' "$2" | summarize /dev/stdin)
+	echo "$n loads of kvm.ko, insmod ms $(ms "$mi") ($(ms "$a")-$(ms "$b")), ftrace_module_enable() ms $(ms "$me") ($(ms "$c")-$(ms "$d"))"
 }
 
 # kvm.ko, a real module (virt/kvm has __weak functions that arch/x86/kvm
@@ -38,7 +45,7 @@ t_kvm_list() {
 	for kind in stock patched; do
 		grep -q 'clocksource: Switched to clocksource tsc' "$work/$kind/kvm/files/dmesg" ||
 			{ echo "$kind: the guest's clock is not the TSC: its times are in jiffies"; return 1; }
-		echo "  $kind: 3 loads of kvm.ko, insmod ms $(ms_summary 1 "$work/$kind/kvm/files/times"), ftrace_module_enable() ms $(ms_summary 2 "$work/$kind/kvm/files/times")"
+		echo "  $kind: $(load_times "$kind" "$work/$kind/kvm/files/times")"
 	done
 	[ "$inv" -gt 0 ] || { echo "no invalid record: the check found no dead call site in kvm.ko"; return 1; }
 }
