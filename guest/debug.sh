@@ -38,25 +38,30 @@ scenario_name() {
 # off after its first report, kmemleak after an internal error. Leaks
 # kmemleak suspects before the scenario (boot) are cleared, so that the
 # scan after it shows only what the scenario leaked.
-# KMEMLEAK: each (the default: clear before, judge after), or in a set
-# boot first (clear only), middle (neither) or last (judge only).
+# KMEMLEAK: each (the default: cleared before the scenario, judged after
+# it); in a set boot (run_set) first (cleared before, not judged) or set
+# (neither: the set's "leaks" step judges).
 detectors_start() {
 	lockdep_on
-	case ${KMEMLEAK:-each} in middle | last) return 0 ;; esac
+	[ "${KMEMLEAK:-each}" != "set" ] || return 0
 	echo scan >"$DEBUGFS/kmemleak" || fail "kmemleak is off"
 	echo clear >"$DEBUGFS/kmemleak"
 }
 
 detectors_end() {
 	lockdep_on
-	case ${KMEMLEAK:-each} in
-	first | middle)
+	if [ "${KMEMLEAK:-each}" != each ]; then
 		say "lockdep still on (debug_locks 1)"
 		return 0
-		;;
-	esac
-	# Two scans: kmemleak reports an object only when it is older than 5 s
-	# and unreferenced in two scans.
+	fi
+	no_leak
+	say "lockdep still on (debug_locks 1); kmemleak: no leak since the scenario began"
+}
+
+# no_leak: kmemleak finds no leak since its last clear. Two scans:
+# kmemleak reports an object only when it is older than 5 s and
+# unreferenced in two scans.
+no_leak() {
 	echo scan >"$DEBUGFS/kmemleak" || fail "kmemleak is off"
 	sleep 6
 	echo scan >"$DEBUGFS/kmemleak"
@@ -65,7 +70,14 @@ detectors_end() {
 		head -n 40 /tmp/kmemleak
 		fail "kmemleak: $(grep -c '^unreferenced object' /tmp/kmemleak) objects leaked"
 	}
-	say "lockdep still on (debug_locks 1); kmemleak: no leak since the ${SINCE:-scenario} began"
+}
+
+# The step of a set boot after its scenarios: kmemleak, cleared before
+# the first of them, finds no leak.
+scenario_leaks() {
+	lockdep_on
+	no_leak
+	say "kmemleak: no leak since the first scenario of the set began; lockdep still on (debug_locks 1)"
 }
 
 lockdep_on() {
@@ -357,12 +369,12 @@ scenario_control_lockup() {
 	fail "SPINLOCKUP did not stop the kernel"
 }
 
-# run_one NAME: one scenario, in a subshell of its own (a failed check
-# exits it).
+# run_one NAME: one scenario (a failed check exits the shell it runs in).
 run_one() {
 	case $1 in
 	control) scenario_control ;;
 	control-lockup) scenario_control_lockup ;;
+	leaks) scenario_leaks ;;
 	load) detectors_start && scenario_load && detectors_end ;;
 	parallel) detectors_start && scenario_parallel && detectors_end ;;
 	tracing) detectors_start && scenario_tracing && detectors_end ;;
@@ -373,34 +385,23 @@ run_one() {
 	esac
 }
 
-# run_set NAME...: the scenarios of the quick subset in one boot, in order
-# (a control last: control-lockup ends the boot, and the other one leaves
-# a WARN, a KASAN report and a hung task behind). Each begins with its "scenario" line
-# and ends with "scenario NAME ended rc=N" and its own dmesg (read and
-# cleared), by which the host splits the boot into one log per scenario.
-# The kmemleak scans, 10 s and more each, are done once: cleared before
-# the first scenario, judged after the last one that is not a control;
-# lockdep is checked after each.
+# run_set NAME...: the scenarios of the quick subset in one boot, in order,
+# each in a subshell of its own, so that a failed one does not stop the
+# others (the host puts "leaks" after the scenarios, and a control last:
+# control-lockup ends the boot). Each begins with its "scenario" line and
+# ends with "scenario NAME ended rc=N" and its own dmesg (read and
+# cleared; the first one's has the boot's too), by which the host splits
+# the boot into one log per scenario. kmemleak, whose scans take 10 s and
+# more each, is cleared before the first scenario and judged once, by
+# "leaks"; lockdep is checked after each.
 run_set() {
-	last=""
-	for s in "$@"; do
-		case $s in control*) ;; *) last=$s ;; esac
-	done
-	dmesg -c >/dev/null
 	for s in "$@"; do
 		say "scenario $s on $HEADER"
 		rc=0
 		(
 			PREFIX=$s.
-			SINCE="first scenario of the set"
-			KMEMLEAK=middle
-			if [ "$s" = "$1" ] && [ "$s" = "$last" ]; then
-				KMEMLEAK=each
-			elif [ "$s" = "$1" ]; then
-				KMEMLEAK=first
-			elif [ "$s" = "$last" ]; then
-				KMEMLEAK=last
-			fi
+			KMEMLEAK="set"
+			[ "$s" != "$1" ] || KMEMLEAK=first
 			run_one "$s"
 		) || rc=$?
 		dmesg -c >/tmp/dmesg
@@ -426,9 +427,11 @@ main() {
 		;;
 	esac
 	say "scenario $s on $HEADER"
-	run_one "$s"
+	rc=0
+	run_one "$s" || rc=$?
 	dmesg >/tmp/dmesg
 	put dmesg /tmp/dmesg
+	[ "$rc" -eq 0 ] || fail "scenario $s stopped with status $rc"
 }
 
 main

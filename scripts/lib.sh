@@ -52,37 +52,42 @@ use_ccache() {
 }
 
 # kconfig_inputs TREE BASECONFIG FRAGMENT...: a digest of what a .config
-# made by kconfig_from depends on: the config target, the arch, the
-# compiler Kconfig probes, the fragments, and the tree's Kconfig files,
-# defconfigs and kconfig tool.
+# made by kconfig_from depends on: the config target, the arch and the
+# toolchain Kconfig probes (compiler, assembler, linker, pahole, rustc:
+# their versions), the fragments, and the tree's Kconfig files,
+# defconfigs, Makefiles and the scripts Kconfig runs (scripts/*.sh and
+# scripts/kconfig).
 kconfig_inputs() {
-	local tree=$1 cc
-	shift
+	local tree=$1 target=$2 t tools
+	shift 2
 	case ${LLVM:-} in
-	'') cc=${CROSS_COMPILE:-}gcc ;;
-	1) cc=clang ;;
-	*) cc=clang$LLVM ;;
+	'') tools="${CROSS_COMPILE:-}gcc ${CROSS_COMPILE:-}as ${CROSS_COMPILE:-}ld" ;;
+	1) tools="clang ld.lld" ;;
+	*) tools="clang$LLVM ld.lld$LLVM" ;;
 	esac
-	cc=$("$cc" --version | head -n 1)
 	{
-		echo "$1 ${ARCH:-} ${CROSS_COMPILE:-} ${LLVM:-} $cc"
-		shift
+		echo "$target ${ARCH:-} ${CROSS_COMPILE:-} ${LLVM:-} ${KCONFIG_CONFIG:-}"
+		for t in $tools pahole rustc; do
+			echo "$t: $("$t" --version 2>/dev/null | head -n 1 || true)"
+		done
 		cat "$@"
-		(cd "$tree" && git ls-files -z -- ':(glob)**/Kconfig*' ':(glob)**/configs/**' scripts/kconfig |
-			xargs -0 sha256sum)
+		(cd "$tree" && git ls-files -z -- ':(glob)**/Kconfig*' ':(glob)**/configs/**' scripts/kconfig \
+			Makefile ':(glob)arch/*/Makefile' ':(glob)scripts/*.sh' | xargs -0r sha256sum)
 	} | sha256sum | cut -c1-64
 }
 
 # kconfig_from TREE OBJ BASECONFIG FRAGMENT...: OBJ/.config from a make
 # config target with the fragments merged on top (ARCH and CROSS_COMPILE
-# come from the environment). Made again only when its inputs changed
-# (kconfig_inputs): three make runs cost about 15 s here, in each build.
+# come from the environment). Made again unless its inputs
+# (kconfig_inputs) and the .config itself are those of the last time:
+# three make runs cost about 15 s here, in each build.
 kconfig_from() {
 	local tree=$1 obj=$2 baseconfig=$3 sum
 	shift 3
 	mkdir -p "$obj"
 	sum=$(kconfig_inputs "$tree" "$baseconfig" "$@")
-	if [ -s "$obj/.config" ] && [ "$(cat "$obj/.kconfig-inputs" 2>/dev/null)" = "$sum" ]; then
+	if [ -s "$obj/.config" ] &&
+		[ "$(cat "$obj/.kconfig-inputs" 2>/dev/null)" = "$sum $(sha256sum <"$obj/.config" | cut -c1-64)" ]; then
 		return 0
 	fi
 	rm -f "$obj/.kconfig-inputs"
@@ -90,7 +95,7 @@ kconfig_from() {
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
 		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
 	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
-	echo "$sum" >"$obj/.kconfig-inputs"
+	echo "$sum $(sha256sum <"$obj/.config" | cut -c1-64)" >"$obj/.kconfig-inputs"
 }
 
 # verify_config OBJ FRAGMENT: every CONFIG_X=... line of FRAGMENT is in

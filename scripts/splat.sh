@@ -36,7 +36,8 @@ splat_in_boot() {
 
 # boot_verdict DIR: "pass" when the guest run in DIR (scripts/run-guest.sh:
 # DIR/console.log, DIR/files/dmesg) has no splat and its test ended with
-# "GUEST-DONE rc=0"; otherwise one line that says what went wrong.
+# "GUEST-DONE rc=0" (the last GUEST-DONE, should there be more than one);
+# otherwise one line that says what went wrong.
 boot_verdict() {
 	local out=$1 s
 	s=$(splats "$out/console.log" "$out/files/dmesg")
@@ -44,7 +45,7 @@ boot_verdict() {
 		echo "splat$(splat_in_boot "$out/console.log"): $(head -n 3 <<<"$s" | paste -sd';')"
 	elif ! grep -aqs 'GUEST-DONE rc=' "$out/console.log"; then
 		echo "no end (panic or hang): $(tail -n 2 "$out/console.log" 2>/dev/null | tr -d '\r' | paste -sd' ')"
-	elif ! grep -aq 'GUEST-DONE rc=0' "$out/console.log"; then
+	elif [ "$(grep -ao 'GUEST-DONE rc=[0-9]*' "$out/console.log" | tail -n 1)" != 'GUEST-DONE rc=0' ]; then
 		grep -a -m1 -E '(^|: )FAIL' "$out/console.log" | tr -d '\r' || echo 'guest check failed'
 	else
 		echo pass
@@ -70,13 +71,18 @@ split_boot() {
 	[ -r "$in/console.log" ] || return 0
 	tr -d '\r' <"$in/console.log" | awk -v dir="$out" -v first="${names%%,*}" '
 		BEGIN { f = dir "/" first "/console.log" }
-		/^debug: scenario [a-z-]+ on / && $3 != first {
+		/^debug: scenario [a-z0-9_-]+ on / && $3 != first {
 			close(f); f = dir "/" $3 "/console.log"
 			print "GUEST-START (of the whole run, in " first "/console.log)" >>f
 		}
-		/^GUEST-DONE rc=/ { sub(/^GUEST-DONE/, "whole run done,") }
+		/GUEST-DONE rc=/ { sub(/GUEST-DONE/, "whole run done,") }
 		{ print >>f }
-		/^debug: scenario [a-z-]+ ended rc=[0-9]+$/ { sub(/.*rc=/, ""); print "GUEST-DONE rc=" $0 >>f }'
+		/^debug: scenario [a-z0-9_-]+ ended rc=[0-9]+$/ { sub(/.*rc=/, ""); print "GUEST-DONE rc=" $0 >>f }' ||
+		return 1
+	for s in ${names//,/ }; do
+		[ -e "$out/$s/console.log" ] ||
+			echo "split_boot: the run never reached scenario $s" >"$out/$s/console.log"
+	done
 	for f in "$in/files"/*; do
 		[ -e "$f" ] || continue
 		s=${f##*/}

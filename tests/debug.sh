@@ -27,7 +27,8 @@
 # hung task timeout. A scenario passes when its checks pass and neither the
 # console nor dmesg shows a WARN, BUG, oops, panic, lockdep report, KASAN
 # report, soft lockup, hung task or RCU stall; with stock in the run, the
-# lists and decisions must also match stock's. Two control boots first show
+# lists and decisions must also match stock's. Control boots (two; with
+# --quick one, and the lockup control in the set boot) show
 # each detector firing (LKDTM WARNING, use-after-free, HUNG_TASK and
 # SPINLOCKUP; the kmemleak sample module). The last line of the output is
 # "N passed, N failed, N skipped" (scripts/result.sh).
@@ -131,7 +132,8 @@ boot_once() {
 }
 
 # set_list KERNEL: the scenarios of the set boot of KERNEL, comma-separated:
-# all of them, and on the last kernel (patched) control-lockup after them,
+# all of them (with --quick the last is "leaks", the kmemleak check of the
+# set), and on the last kernel (patched) control-lockup after them,
 # which needs lockdep still on and ends the boot. The other controls boot
 # on their own: the KASAN report of theirs turns lockdep off.
 set_list() {
@@ -170,11 +172,20 @@ verdict() {
 	boot_verdict "$WORK/$1/$2"
 }
 
-# control: the detectors fire on what LKDTM and kmemleak-test provoke.
+# control: the detectors fire on what LKDTM and kmemleak-test provoke, and
+# nothing before the lockup control began had a splat (in a set boot, a
+# late report of the scenario before it would show there).
 check_controls() {
-	local k=${KERNELS##* } out pat
+	local k=${KERNELS##* } out pat early
 	boot "$k" control
 	boot "$k" control-lockup
+	out=$WORK/$k/control-lockup
+	early=$(splats <(awk '/lkdtm: Performing direct entry SPINLOCKUP/ { exit } { print }' "$out/console.log" 2>/dev/null))
+	if [ -n "$early" ]; then
+		record FAIL "detector control: a splat before the lockup control began ($k): $(head -n 1 <<<"$early")"
+	else
+		record PASS "detector control: no splat before the lockup control began ($k, control-lockup boot)"
+	fi
 	while IFS='|' read -r s pat what; do
 		out=$WORK/$k/$s
 		if grep -aqE "$pat" "$out/console.log" "$out/files/dmesg" 2>/dev/null; then
@@ -310,7 +321,7 @@ facts() {
 	echo "- boot: watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5, hung task timeout 10 s"
 	echo "- qemu: accel $("$TOP/scripts/qemu-accel.sh" "$obj/arch/x86/boot/bzImage"), 2 vCPUs, 2 GiB; ${SET:-one boot per scenario and kernel}"
 	echo "- modules: $(awk '{ printf "%s%s %d functions (%d data symbols each)", (NR > 1 ? ", " : ""), $1, $2, $3 }' <<<"$SIZES"); weak (overridden weak functions); $CYCLES load/unload cycles"
-	echo "- times: one run per scenario and kernel; guest clocksource: $(tr -d '\r' <"$WORK/${KERNELS##* }/load/console.log" 2>/dev/null | sed -n 's/.*clocksource: Switched to clocksource //p' | tail -n 1)"
+	echo "- times: one run per scenario and kernel; guest clocksource: $(tr -d '\r' <"$WORK/${KERNELS##* }/$([ -n "$SET" ] && echo set || echo load)/console.log" 2>/dev/null | sed -n 's/.*clocksource: Switched to clocksource //p' | tail -n 1)"
 	echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 }
 
@@ -341,7 +352,8 @@ main() {
 		CYCLES=10
 		LIMIT=900
 		KERNELS=${KERNELS:-patched}
-		SET="one boot per kernel for all scenarios (on patched with the lockup control after them) and one for the other controls; one kmemleak check for the scenarios"
+		SCENARIOS+=(leaks)
+		SET="one boot per kernel for all scenarios, then one kmemleak check for them (leaks) and on patched the lockup control; one boot for the other controls"
 	else
 		SIZES=$'big 15000 2\nmid 5000 1\nsmall 2000 1'
 		CYCLES=50

@@ -3,7 +3,7 @@
 # tests/fixtures/ (no kernel, no qemu): KUnit cases (scripts/kunit-cases.py),
 # ftracetest results (scripts/ftracetest-cases.sh), the lines a module
 # load adds (scripts/list-delta.sh), the splat detector and the verdict of
-# a boot (scripts/splat.sh) and the benchmark's medians (bench/report.sh).
+# a boot (scripts/splat.sh) and the benchmark's medians (scripts/stats.sh).
 # Each fixture has the output its parser must give; ends with
 # "N passed, N failed, N skipped" (tests/run.sh runs it first, as
 # any:repo:parsers).
@@ -16,8 +16,8 @@ set -euo pipefail
 . "$TOP/scripts/result.sh"
 # shellcheck source=scripts/splat.sh
 . "$TOP/scripts/splat.sh"
-# shellcheck source=bench/report.sh
-. "$TOP/bench/report.sh"
+# shellcheck source=scripts/stats.sh
+. "$TOP/scripts/stats.sh"
 
 FIX=$TOP/tests/fixtures
 
@@ -39,8 +39,8 @@ expect() {
 set_verdicts() {
 	local t s
 	t=$(mktemp -d)
-	split_boot "$1" "$t" load,parallel,tracing,cycles
-	for s in load parallel tracing cycles; do
+	split_boot "$1" "$t" load,parallel,tracing,cycles,nomem
+	for s in load parallel tracing cycles nomem; do
 		echo "$s: $(boot_verdict "$t/$s"); files: $(find "$t/$s/files" -type f -printf '%f\n' | sort | paste -sd' ')"
 	done
 	rm -rf "$t"

@@ -2,13 +2,13 @@
 # kvm.ko, a real module with overridden weak functions.
 # Sourced by tests/run.sh; each t_* function is one check (tests/checks/plan.sh).
 
-# shellcheck source=bench/report.sh
-. "$TOP/bench/report.sh"
+# shellcheck source=scripts/stats.sh
+. "$TOP/scripts/stats.sh"
 
 # load_times KIND FILE: "N loads of kvm.ko, insmod ms M (min-max),
 # ftrace_module_enable() ms M (min-max)" of the lines of guest/lib.sh's
 # time_insmod (microseconds), by the benchmark's own summary
-# (bench/report.sh summarize).
+# (scripts/stats.sh summarize).
 load_times() {
 	local n mi a b me c d
 	IFS=$'\t' read -r _ _ _ n mi a b me c d < <(

@@ -18,8 +18,11 @@ t_fetch_base() {
 # git am every patch, in series order, on a new work tree of the base.
 # The tree is sparse: only the files the series touches are checked out
 # (git am reads and writes no others), which takes seconds where a whole
-# kernel tree takes minutes. Its result must be the series of the shared
-# tree, where that exists already.
+# kernel tree takes a minute or more. (A sparse work tree turns on
+# extensions.worktreeConfig in the base's repository, for its own
+# sparse-checkout setting; nothing else changes there.) Its result must
+# be the series tree that scripts/make-tree.sh makes (or keeps) for the
+# checks that follow, from the same patch files.
 t_git_am_fresh() {
 	local repo tmp p n=0 dir=$TOP/patches/$TEST_BASE paths tree src
 	repo=$("$TOP/scripts/import-base.sh" "$TEST_BASE")
@@ -27,12 +30,13 @@ t_git_am_fresh() {
 	rm -rf "$tmp"
 	git -C "$repo" worktree prune
 	git -C "$repo" worktree add -q --no-checkout --detach "$tmp" base
-	mapfile -t paths < <(sed "s|^|$dir/|" "$dir/series" | xargs git -C "$tmp" apply --numstat | cut -f3 | sort -u)
+	mapfile -t paths < <(sed "s|^|$dir/|" "$dir/series" | xargs git -C "$tmp" apply --numstat |
+		cut -f3 | sort -u | sed 's|^|/|')
 	[ "${#paths[@]}" -gt 0 ] || { echo "the series touches no file"; return 1; }
 	git -C "$tmp" sparse-checkout set --no-cone "${paths[@]}"
 	git -C "$tmp" checkout -q
 	while read -r p; do
-		git -C "$tmp" am -q "$dir/$p" || { echo "git am failed on $p"; return 1; }
+		git -C "$tmp" am -q --keep-cr "$dir/$p" || { echo "git am failed on $p"; return 1; }
 		echo "  git am $p: applied"
 		n=$((n + 1))
 	done <"$dir/series"
@@ -40,11 +44,10 @@ t_git_am_fresh() {
 	tree=$(git -C "$tmp" rev-parse 'HEAD^{tree}')
 	git -C "$repo" worktree remove --force "$tmp"
 	echo "  $n patches applied on a new tree of $(base_info "$TEST_BASE" pkg) $(base_info "$TEST_BASE" version) (sparse: the ${#paths[@]} files the series touches)"
-	src=$(git -C "$repo" rev-parse -q --verify 'series^{tree}' || true)
-	if [ -n "$src" ]; then
-		[ "$src" = "$tree" ] || { echo "the result, tree $tree, is not the series of the shared tree ($src)"; return 1; }
-		echo "  the result is the series of the shared tree (tree ${tree:0:12})"
-	fi
+	src=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	[ "$(git -C "$src" rev-parse 'series^{tree}')" = "$tree" ] ||
+		{ echo "the result, tree $tree, is not the series of $src"; return 1; }
+	echo "  the result is the series of the shared work tree (tree ${tree:0:12})"
 }
 
 # The benchmark's sort-every-symbol variant still applies on top of the
@@ -97,7 +100,7 @@ codespell_dict() {
 # new file; it is ignored, and instead each file a patch creates must be
 # covered by a MAINTAINERS entry (checked in the tree, which has them).
 checkpatch_all() {
-	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE dict tmp bad=""
+	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE dict tmp bad="" serial=""
 	local -a pids=() names=()
 	shift
 	dict=$(codespell_dict)
@@ -106,26 +109,36 @@ checkpatch_all() {
 	# SPDX check (scripts/spdxcheck.py) needs, which a python3 of another
 	# origin earlier in PATH may lack, and then that check is skipped.
 	# One checkpatch per patch, all at once (each is one perl process),
-	# but the first alone: in a git tree it writes the cache of the
-	# tree's CamelCase words (.checkpatch-camelcase.git.*) the others read.
+	# but the first alone: in a git tree, the first that meets a CamelCase
+	# word writes the tree's cache of them (.checkpatch-camelcase.git.*),
+	# which the others read; if the first did not, they go one at a time.
+	# A patch passes when checkpatch exits 0, prints nothing (--terse) and
+	# does not say on stderr that it could not read the codespell
+	# dictionary. (6.12's, run with --no-tree, also complains there of
+	# the tree it does not have.)
 	while read -r p; do
 		PATH=/usr/bin:$PATH "$cp" --strict --no-signoff --codespell --codespellfile "$dict" \
 			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES --terse --show-types "$@" "$dir/$p" \
-			>"$tmp/$n.out" 2>&1 </dev/null &
+			>"$tmp/$n.out" 2>"$tmp/$n.err" </dev/null &
 		pids+=("$!")
-		if [ "$n" -eq 0 ]; then
-			wait "$!" || { cat "$tmp/$n.out"; bad=" $p"; }
-			pids[0]=""
-		fi
 		names+=("$p")
+		if [ "$n" -eq 0 ] || [ -n "$serial" ]; then
+			wait "$!" || echo "exit $?" >>"$tmp/$n.out"
+			pids[n]=""
+			if [ "$n" -eq 0 ] && [ -e .git ] && ! compgen -G '.checkpatch-camelcase.git.*' >/dev/null; then
+				serial=1
+			fi
+		fi
 		n=$((n + 1))
 	done <"$dir/series"
-	for ((n = 0; n < ${#pids[@]}; n++)); do
-		[ -z "${pids[n]}" ] || wait "${pids[n]}" || { cat "$tmp/$n.out"; bad="$bad ${names[n]}"; }
+	for ((n = 0; n < ${#names[@]}; n++)); do
+		[ -z "${pids[n]}" ] || wait "${pids[n]}" || echo "exit $?" >>"$tmp/$n.out"
+		! grep -qi codespell "$tmp/$n.err" || echo "exit 0, but: $(grep -i codespell "$tmp/$n.err")" >>"$tmp/$n.out"
+		[ ! -s "$tmp/$n.out" ] || { cat "$tmp/$n.out" "$tmp/$n.err"; bad="$bad ${names[n]}"; }
 	done
 	rm -rf "$tmp"
 	[ -z "$bad" ] || { echo "checkpatch:$bad"; return 1; }
-	echo "  $n patches clean, codespell dictionary $dict"
+	echo "  $n patches clean${serial:+ (one at a time: no CamelCase cache after the first)}, codespell dictionary $dict"
 }
 
 # new_files_maintained: each file a patch of the series creates has a
