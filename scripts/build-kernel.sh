@@ -39,7 +39,7 @@ main() {
 	log "configuring $(basename "$obj") ($ref)"
 	configure "$tree" "$obj" "$@"
 	log "building $(basename "$obj") ($ref)"
-	make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage modules >"$obj/build.log" 2>&1 || {
+	make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc" bzImage modules >"$obj/build.log" 2>&1 || {
 		{ grep -E 'error|Error' "$obj/build.log" || true; } | head -n 20 >&2 || true
 		tail -n 20 "$obj/build.log" >&2
 		die "kernel build failed in $obj (log: $obj/build.log)"

@@ -17,11 +17,12 @@ set -euo pipefail
 
 TOUCHED='kernel/trace/ftrace|kernel/module/kallsyms\.c|include/linux/module\.h|lib/(tests/)?ftrace_locs|samples/ftrace/ftrace-weak'
 
-# toolchain ARCH: set KARCH, CROSS_COMPILE and CC_NAME for ARCH.
+# toolchain ARCH: set KARCH, CROSS_COMPILE, CC_NAME and HOSTCC_NAME for ARCH.
 toolchain() {
 	KARCH=$1
 	CROSS_COMPILE=""
 	CC_NAME=gcc
+	HOSTCC_NAME=gcc
 	case $1 in
 	x86_64) ;;
 	arm64) CROSS_COMPILE=aarch64-linux-gnu- ;;
@@ -29,6 +30,7 @@ toolchain() {
 	x86_64-llvm)
 		KARCH=x86_64
 		CC_NAME=clang-19
+		HOSTCC_NAME=clang-19
 		export LLVM=-19
 		need_cmd clang-19 ld.lld-19
 		;;
@@ -50,7 +52,7 @@ main() {
 	[ -d "$tree/lib/tests" ] || lib=lib/
 	kconfig_from "$tree" "$obj" "$baseconfig" "$@"
 	verify_config "$obj" "${!#}"
-	make -C "$tree" O="$obj" CC="ccache $CC_NAME" W="${W:-}" -j"$(nproc)" kernel/trace/ kernel/module/ "$lib" samples/ftrace/ \
+	make -C "$tree" O="$obj" CC="ccache $CC_NAME" HOSTCC="ccache $HOSTCC_NAME" W="${W:-}" -j"$(nproc)" kernel/trace/ kernel/module/ "$lib" samples/ftrace/ \
 		>"$obj/build.log" 2>&1 || {
 		tail -n 20 "$obj/build.log" >&2
 		die "build failed (log: $obj/build.log)"

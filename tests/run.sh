@@ -83,7 +83,7 @@ list_checks() {
 
 # prefetch: the work trees of the selected bases other than the mainline
 # one that are not made yet are made in the background, at low priority,
-# while the mainline checks build (fetch, import and git am are mostly one
+# once the mainline source is fetched, while the mainline checks build (fetch, import and git am are mostly one
 # process each, the kernel builds use both CPUs). The first check of such
 # a base waits for it (run_check).
 declare -A PREFETCH=()
@@ -141,7 +141,7 @@ run_check() {
 }
 
 main() {
-	local tier=quick pattern="" list=0 id
+	local tier=quick pattern="" list=0 id first
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--tier) tier=${2:-}; shift 2 || die "--tier needs quick or full" ;;
@@ -165,9 +165,14 @@ main() {
 	LOGS=$CACHE/test-logs
 	mkdir -p "$LOGS"
 	"$TOP/scripts/install-deps.sh"
-	prefetch
+	# The background fetches begin once the mainline source is in: until
+	# then they would only slow its unpacking and import down.
+	first=$(mainline_base):fetch:source
+	[ -n "${C_WANT[$first]:-}" ] || prefetch
 	for id in "${C_IDS[@]}"; do
-		[ -z "${C_WANT[$id]:-}" ] || run_check "$id"
+		[ -n "${C_WANT[$id]:-}" ] || continue
+		run_check "$id"
+		[ "$id" != "$first" ] || prefetch
 	done
 	echo
 	echo "tests took $((SECONDS / 60)) min $((SECONDS % 60)) s"
