@@ -13,44 +13,57 @@ set -euo pipefail
 # shellcheck source=scripts/stats.sh
 . "$TOP/scripts/stats.sh"
 
+# kernels SUMMARY: the kernels of SUMMARY, stock and patched first.
+kernels() {
+	cut -f1 "$1" | sort -u | awk '{ print ($1 == "stock" ? 0 : $1 == "patched" ? 1 : 2) "\t" $1 }' |
+		sort -k1,1n -k2,2 | cut -f2
+}
+
+# cell MED MIN MAX: "median (min-max)" in ms, or "-" if not measured.
+cell() {
+	[ -n "$1" ] || { echo -; return; }
+	echo "$(ms "$1") ($(ms "$2")-$(ms "$3"))"
+}
+
 table() {
-	local sum=$1 k m f n mi a b me c d si se
-	echo "| module | functions | kernel | runs | insmod ms, median (min-max) | ftrace_module_enable() ms, median (min-max) | insmod speed-up | enable speed-up |"
-	echo "|---|---:|---|---:|---:|---:|---:|---:|"
-	while IFS=$'\t' read -r k m f n mi a b me c d; do
+	local sum=$1 k m f n mi a b me c d ii e g by si se
+	echo "| module | functions | kernel | runs | insmod ms, median (min-max) | ftrace_module_enable() ms | ftrace_module_init() ms | index bytes | insmod speed-up | enable speed-up |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+	while IFS=$'\t' read -r k m f n mi a b me c d ii e g by _; do
 		si=$(awk -F'\t' -v m="$m" '$1 == "stock" && $2 == m { print $5 }' "$sum")
 		se=$(awk -F'\t' -v m="$m" '$1 == "stock" && $2 == m { print $8 }' "$sum")
-		printf '| %s | %s | %s | %s | %s (%s-%s) | %s (%s-%s) | %s | %s |\n' \
-			"$m" "$f" "$k" "$n" "$(ms "$mi")" "$(ms "$a")" "$(ms "$b")" \
-			"$(ms "$me")" "$(ms "$c")" "$(ms "$d")" \
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+			"$m" "$f" "$k" "$n" "$(cell "$mi" "$a" "$b")" "$(cell "$me" "$c" "$d")" \
+			"$(cell "$ii" "$e" "$g")" "${by:--}" \
 			"$(awk -v s="$si" -v x="$mi" 'BEGIN { printf(s ? "%.0fx" : "-", s / (x ? x : 1)) }')" \
 			"$(awk -v s="$se" -v x="$me" 'BEGIN { printf(s ? "%.0fx" : "-", s / (x ? x : 1)) }')"
-	done < <(awk -F'\t' -v OFS='\t' '{ r = $1 == "stock" ? 0 : $1 == "patched" ? 1 : 2; print r, $0 }' "$sum" |
+	done < <(kernels "$sum" | awk -F'\t' -v OFS='\t' 'NR == FNR { r[$1] = FNR; next } { print r[$1], $0 }' - "$sum" |
 		sort -t$'\t' -k4,4n -k1,1n | cut -f2-)
 }
 
+# plot SUMMARY PNG: insmod and ftrace_module_enable() medians against the
+# functions of the module, one line per kernel, log-log (a slope of 1 is
+# O(N), of 2 O(N x S)).
 plot() {
-	local sum=$1 png=$2 dir k
+	local sum=$1 png=$2 dir k ins="" en=""
 	dir=$(dirname "$png")
-	for k in stock patched variant; do
+	while read -r k; do
 		awk -F'\t' -v k="$k" '$1 == k { print $3, $5 / 1000, $8 / 1000 }' "$sum" | sort -n >"$dir/plot-$k.dat"
-	done
+		ins="$ins${ins:+, }\"$dir/plot-$k.dat\" using 1:2 with linespoints title \"$k\""
+		en="$en${en:+, }\"$dir/plot-$k.dat\" using 1:3 with linespoints title \"$k\""
+	done < <(kernels "$sum")
 	gnuplot <<EOG || die "gnuplot failed"
 set terminal pngcairo size 1100,480 font ",10"
 set output "$png"
 set multiplot layout 1,2 title "Loading a module with N functions (qemu, see results.md)"
-set logscale y
+set logscale xy
 set key top left
 set xlabel "functions in the module"
 set grid
 set ylabel "insmod, ms (median)"
-plot "$dir/plot-stock.dat" using 1:2 with linespoints title "stock", \
-     "$dir/plot-patched.dat" using 1:2 with linespoints title "patched", \
-     "$dir/plot-variant.dat" using 1:2 with linespoints title "sort-all variant"
+plot $ins
 set ylabel "ftrace\\\\_module\\\\_enable(), ms (median)"
-plot "$dir/plot-stock.dat" using 1:3 with linespoints title "stock", \
-     "$dir/plot-patched.dat" using 1:3 with linespoints title "patched", \
-     "$dir/plot-variant.dat" using 1:3 with linespoints title "sort-all variant"
+plot $en
 unset multiplot
 EOG
 	rm -f "$dir"/plot-*.dat

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The A/B benchmark: a stock base against the series (and the
-# sort-every-symbol variant), loading generated modules in qemu.
+# The A/B benchmark: a stock base against the series and its
+# benchmark-only variants (bench/variant-*.patch), loading generated
+# modules in qemu.
 #
 # Usage: bench/run.sh [--base BASE] [--sizes "2000 8000 16000"] [--big]
 #                     [--runs N] [--out DIR]
@@ -22,38 +23,61 @@ set -euo pipefail
 . "$TOP/scripts/splat.sh"
 
 # The kernels are the end-to-end test kernels of tests/run.sh (the same
-# build directories, so a test run has built stock and patched already);
-# the variant is the patched one plus the variant patch.
+# build directories, so a test run has built stock and patched already)
+# and one per variant: the patched one plus bench/variant-NAME.patch.
 FRAGS=("$TOP/config/x86_64-bench.config" "$TOP/config/e2e.config")
-KERNELS=(stock variant patched)
+
+# variants: the NAME of each bench/variant-NAME.patch.
+variants() {
+	local p
+	for p in "$TOP"/bench/variant-*.patch; do
+		[ -e "$p" ] || continue
+		p=${p##*/variant-}
+		echo "${p%.patch}"
+	done
+}
+
+# subject PATCH: the subject of a format-patch file, on one line.
+subject() {
+	awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; sub(/^Subject: \[PATCH\] /, "", s); print s; exit }' "$1"
+}
 
 # kernel_dir KIND: the build directory of a kernel of the benchmark.
 kernel_dir() {
 	case $1 in
-	variant) echo "$BUILD/bench-variant" ;;
-	*) echo "$BUILD/e2e-$1" ;;
+	stock | patched) echo "$BUILD/e2e-$1" ;;
+	*) echo "$BUILD/bench-$1" ;;
 	esac
 }
 
-build_kernels() {
-	local tree=$1 vtree sum series=("${FRAGS[@]}" "$TOP/config/e2e-series.config")
-	"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" "$(kernel_dir stock)" "${FRAGS[@]}"
-	vtree=$(kind_tree "$BASE" variant)
-	# Applied again only when the series or the variant patch changed, so
-	# that an unchanged variant tree keeps its file times.
-	sum=$(git -C "$vtree" rev-parse series)-$(sha256sum <"$TOP/bench/variant-sort-all-symbols.patch" | cut -c1-16)
-	if [ "$(git -C "$vtree" config --get ftrace-modsyms.variant-of || true)" != "$sum" ] ||
-		! git -C "$vtree" rev-parse -q --verify variant >/dev/null; then
-		git -C "$vtree" config --unset ftrace-modsyms.variant-of || true
-		git -C "$vtree" checkout -q -B variant series
-		git -C "$vtree" am -q "$TOP/bench/variant-sort-all-symbols.patch" || {
+# variant_tree NAME: the work tree of variant NAME, on its branch
+# variant-NAME (the series + bench/variant-NAME.patch), made again only
+# when the series or the patch changed, so that an unchanged tree keeps
+# its file times.
+variant_tree() {
+	local name=$1 vtree sum patch=$TOP/bench/variant-$1.patch
+	vtree=$(kind_tree "$BASE" "variant-$name")
+	sum=$(git -C "$vtree" rev-parse series)-$(sha256sum <"$patch" | cut -c1-16)
+	if [ "$(git -C "$vtree" config --worktree --get ftrace-modsyms.variant-of || true)" != "$sum" ] ||
+		! git -C "$vtree" rev-parse -q --verify "variant-$name" >/dev/null; then
+		git -C "$vtree" config --worktree --unset ftrace-modsyms.variant-of || true
+		git -C "$vtree" checkout -q -B "variant-$name" series
+		git -C "$vtree" am -q "$patch" >&2 || {
 			git -C "$vtree" am --abort || true
-			die "bench/variant-sort-all-symbols.patch does not apply on the series"
+			die "bench/variant-$name.patch does not apply on the series"
 		}
-		git -C "$vtree" config ftrace-modsyms.variant-of "$sum"
+		git -C "$vtree" config --worktree ftrace-modsyms.variant-of "$sum"
 	fi
-	"$TOP/scripts/build-kernel.sh" "$vtree" variant "$(kernel_dir variant)" "${series[@]}"
+	echo "$vtree"
+}
+
+build_kernels() {
+	local tree=$1 v series=("${FRAGS[@]}" "$TOP/config/e2e-series.config")
+	"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" "$(kernel_dir stock)" "${FRAGS[@]}"
 	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${series[@]}"
+	for v in "${KERNELS[@]:2}"; do
+		"$TOP/scripts/build-kernel.sh" "$(variant_tree "$v")" "variant-$v" "$(kernel_dir "$v")" "${series[@]}"
+	done
 }
 
 # Modules are built once, against the patched kernel, and the same .ko
@@ -94,7 +118,7 @@ run_kernels() {
 same_as_stock() {
 	local work=$1 check=$2 name=$3 ext=$4 k bad=0 ref
 	ref=$work/$name.stock.$ext
-	for k in variant patched; do
+	for k in "${KERNELS[@]:1}"; do
 		if [ -s "$ref" ] && cmp -s "$ref" "$work/$name.$k.$ext"; then
 			echo "$check: $name: $k identical to stock ($(wc -l <"$ref") lines)"
 		else
@@ -144,7 +168,7 @@ collect() {
 	local work=$1 out=$2 k
 	mkdir -p "$out"
 	for k in "${KERNELS[@]}"; do
-		awk -v k="$k" '{ n = $1; sub("^modsyms_", "", n); printf "%s\t%s\t%s\t%s\t%s\t%s\n", k, $1, n, $2, $3, $4 }' \
+		awk -v k="$k" 'BEGIN { OFS = "\t" } { n = $1; sub("^modsyms_", "", n); print k, $1, n, $2, $3, $4, $5, $6 }' \
 			"$work/guest-$k/files/times"
 	done >"$out/times.tsv"
 	{
@@ -152,8 +176,11 @@ collect() {
 		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/e2e.config (KUnit, kvm, samples); patched and variant + config/e2e-series.config (the series' KUnit suite and sample as modules), gcc $(gcc -dumpfullversion)"
 		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $("$TOP/scripts/qemu-accel.sh" "$(kernel_dir patched)/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$work/guest-patched/files/dmesg" | tail -n 1 | sed 's/Switched to clocksource //') (under TCG the guest is given the host's TSC rate, scripts/run-guest.sh)"
 		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol; the same .ko loaded by every kernel"
-		echo "- runs: $RUNS loads per module and kernel, no tracer active; insmod = trace_marker before and after insmod; enable = kprobe/kretprobe on ftrace_module_enable(); times in the trace clock (us)"
-		echo "- kernels: stock = the Debian source as is; patched = the series; variant = the series + bench/variant-sort-all-symbols.patch (all text symbols sorted with sort(), binary search per record)"
+		echo "- runs: $RUNS loads per module and kernel, no tracer active; insmod = trace_marker before and after insmod; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); times in the trace clock (us); index = the bytes kvmalloc() was asked for (kprobe on __kvmalloc_node_noprof) by the insmod task inside ftrace_module_enable()"
+		echo "- kernels: stock = the Debian source as is; patched = the series; each other = the series + bench/variant-NAME.patch:"
+		for k in "${KERNELS[@]:2}"; do
+			echo "  - $k: $(subject "$TOP/bench/variant-$k.patch")"
+		done
 		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 	} >"$out/facts.md"
 }
@@ -181,6 +208,7 @@ main() {
 		[ "$BASE" = "$(mainline_base)" ] || out=$TOP/results/$BASE
 	fi
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
+	mapfile -t KERNELS < <(echo stock; echo patched; variants)
 	lock_cache
 	trap 'restore_trees "$BASE"' EXIT
 	"$TOP/scripts/install-deps.sh"

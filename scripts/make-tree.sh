@@ -7,7 +7,7 @@
 #   series if it is new and otherwise left at the ref its user put it on
 #   (detached HEAD: the series branch stays checked out in src). Builds that
 #   need another ref than the series (stock: "stock"; walking the patches:
-#   "walk"; the benchmark variant, the mutants) each keep their own, so
+#   "walk"; each benchmark variant, the mutants) each keep their own, so
 #   that no checkout touches the files of another build: a build directory
 #   stays up to date, and a second run rebuilds nothing.
 #   FTRACE_MODSYMS_PATCHES=DIR takes the series from DIR/BASE (tests).
@@ -44,12 +44,34 @@ series_files() {
 	done <"$dir/series"
 }
 
+# series_sum DIR: the checksum of the patch files DIR/series lists.
+series_sum() {
+	series_files "$1" | xargs cat | sha256sum | cut -c1-64
+}
+
+# check_series BASE REPO DIR: every patch of DIR applies, in order, on
+# tag base of REPO, tried in an index of its own (no work tree is made
+# or touched): the first that does not is named before any checkout.
+check_series() {
+	local base=$1 repo=$2 dir=$3 tmp f
+	tmp=$(mktemp -d)
+	GIT_INDEX_FILE=$tmp/index git -C "$repo" read-tree base ||
+		{ rm -rf "$tmp"; die "cannot read tag base of $repo"; }
+	while read -r f; do
+		GIT_INDEX_FILE=$tmp/index git -C "$repo" apply --cached "$f" >&2 || {
+			rm -rf "$tmp"
+			die "patch $(basename "$f") does not apply on base $base"
+		}
+	done < <(series_files "$dir")
+	rm -rf "$tmp"
+}
+
 # Apply the series on a new branch "series" from "base", unless the branch
 # already holds exactly these patch files (then leave mtimes alone).
 apply_series() {
 	local base=$1 tree=$2 dir sum old f
 	dir=${FTRACE_MODSYMS_PATCHES:-$TOP/patches}/$base
-	sum=$(series_files "$dir" | xargs cat | sha256sum | cut -c1-64)
+	sum=$(series_sum "$dir")
 	old=$(git -C "$tree" config --get ftrace-modsyms.series-sum || true)
 	if [ "$sum" = "$old" ] && git -C "$tree" rev-parse -q --verify series >/dev/null; then
 		return 0
@@ -68,7 +90,7 @@ apply_series() {
 
 main() {
 	[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 BASE [NAME]"
-	local base=$1 name=${2:-src} repo tree trees
+	local base=$1 name=${2:-src} repo tree trees dir
 	need_cmd git sha256sum
 	[[ $name =~ ^[a-z0-9-]+$ ]] || die "bad work tree name '$name'"
 	repo=$("$TOP/scripts/import-base.sh" "$base")
@@ -83,6 +105,11 @@ main() {
 		repo=$trees/$base/repo
 	fi
 	tree=$trees/$base/src
+	dir=${FTRACE_MODSYMS_PATCHES:-$TOP/patches}/$base
+	# A series not applied yet is first tried without a work tree, so that
+	# one that does not apply costs no checkout.
+	[ "$(series_sum "$dir")" = "$(git -C "$repo" config --get ftrace-modsyms.series-sum || true)" ] ||
+		check_series "$base" "$repo" "$dir"
 	mkdir -p "$(dirname "$tree")"
 	worktree "$repo" "$tree" base
 	apply_series "$base" "$tree"

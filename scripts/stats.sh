@@ -3,20 +3,28 @@
 # and the checks that print times (tests/checks/kvm.sh). Source it; do
 # not run it.
 
-# summary TSV: kernel module functions n med_insmod min max med_enable min max
+# summarize TSV: one line per kernel and module of TSV (kernel module
+# functions run value...: insmod, ftrace_module_enable() and, where the
+# benchmark measures them, ftrace_module_init() microseconds and index
+# bytes): kernel module functions n, then for each value column its median,
+# min and max.
 summarize() {
 	sort -k1,1 -k3,3n -k5,5n "$1" | gawk -F'\t' '
 		function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-		function flush() {
+		function flush(   c) {
 			if (key == "") return
-			asort(ins); asort(en)
-			printf "%s\t%s\t%d\t%d\t%.0f\t%d\t%d\t%.0f\t%d\t%d\n", k, m, f, n,
-				med(ins, n), ins[1], ins[n], med(en, n), en[1], en[n]
-			delete ins; delete en; n = 0
+			printf "%s\t%s\t%d\t%d", k, m, f, n
+			for (c = 5; c <= nc; c++) {
+				asort(v[c])
+				printf "\t%.0f\t%d\t%d", med(v[c], n), v[c][1], v[c][n]
+			}
+			printf "\n"
+			delete v; n = 0
 		}
 		{
-			if ($1 "/" $2 != key) { flush(); key = $1 "/" $2; k = $1; m = $2; f = $3 }
-			n++; ins[n] = $5; en[n] = $6
+			if ($1 "/" $2 != key) { flush(); key = $1 "/" $2; k = $1; m = $2; f = $3; nc = NF }
+			n++
+			for (c = 5; c <= nc; c++) v[c][n] = $c
 		}
 		END { flush() }'
 }

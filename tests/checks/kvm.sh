@@ -6,14 +6,15 @@
 . "$TOP/scripts/stats.sh"
 
 # load_times KIND FILE: "N loads of kvm.ko, insmod ms M (min-max),
-# ftrace_module_enable() ms M (min-max)" of the lines of guest/lib.sh's
-# time_insmod (microseconds), by the benchmark's own summary
-# (scripts/stats.sh summarize).
+# ftrace_module_enable() ms M (min-max), ftrace_module_init() ms M
+# (min-max), index B bytes" of the lines of guest/lib.sh's time_insmod
+# (microseconds; bytes kvmalloc'ed in ftrace_module_enable()), by the
+# benchmark's own summary (scripts/stats.sh summarize).
 load_times() {
-	local n mi a b me c d
-	IFS=$'\t' read -r _ _ _ n mi a b me c d < <(
-		awk -v k="$1" 'BEGIN { OFS = "\t" } { print k, "kvm", 0, NR, $1, $2 }' "$2" | summarize /dev/stdin)
-	echo "$n loads of kvm.ko, insmod ms $(ms "$mi") ($(ms "$a")-$(ms "$b")), ftrace_module_enable() ms $(ms "$me") ($(ms "$c")-$(ms "$d"))"
+	local n mi a b me c d ii e g by
+	IFS=$'\t' read -r _ _ _ n mi a b me c d ii e g by _ < <(
+		awk -v k="$1" 'BEGIN { OFS = "\t" } { print k, "kvm", 0, NR, $1, $2, $3, $4 }' "$2" | summarize /dev/stdin)
+	echo "$n loads of kvm.ko, insmod ms $(ms "$mi") ($(ms "$a")-$(ms "$b")), ftrace_module_enable() ms $(ms "$me") ($(ms "$c")-$(ms "$d")), ftrace_module_init() ms $(ms "$ii") ($(ms "$e")-$(ms "$g")), index $by bytes"
 }
 
 # kvm.ko, a real module (virt/kvm has __weak functions that arch/x86/kvm

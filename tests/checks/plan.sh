@@ -7,7 +7,7 @@
 # mainline base but the two kunit.py runs, the W=1/sparse/kernel-doc
 # counts and the documentation build (together about 20 minutes cold), and
 # for the stable bases what a backport needs to stay true to its series:
-# the source, git am on a fresh tree, checkpatch and the benchmark variant.
+# the source, git am on a fresh tree, checkpatch and the benchmark variants.
 # The full tier adds the rest, so that every base gets every check.
 #
 # Kernels of the quick tier (each built once, out of tree, in
@@ -21,7 +21,7 @@ plan_base() {
 	local b=$1 t=$2 m="$TOP/config/matrix"
 	def "$b:fetch:source" quick "" "fetch the base source" t_fetch_base
 	def "$b:series:git-am" quick "$b:fetch:source" "git am of the series on a fresh tree" t_git_am_fresh
-	def "$b:series:variant-applies" quick "$b:series:git-am" "the benchmark variant applies on the series" t_variant_applies
+	def "$b:series:variant-applies" quick "$b:series:git-am" "the benchmark variants apply on the series" t_variant_applies
 	def "$b:series:checkpatch" quick "$b:series:git-am" "checkpatch --strict (its own checkpatch.pl)" t_checkpatch_73
 	def "$b:build:bisect" "$t" "$b:series:git-am" "each patch builds (kernel/trace, kernel/module, lib, samples/ftrace)" t_bisect_build
 	def "$b:build:hygiene" full "$b:series:git-am" "no new W=1, sparse or kernel-doc warning" t_hygiene
