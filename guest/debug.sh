@@ -128,7 +128,7 @@ scenario_load() {
 	n=$(module_records big /tmp/after)
 	syms=$(grep -c '\[big\]$' /proc/kallsyms)
 	rmmod big || fail "rmmod big"
-	say "big: $n records, $syms symbols; load 1: $t1, load 2: $t2 (insmod us, ftrace_module_enable() us, ftrace_module_init() us, bytes kvmalloc'ed in ftrace_module_enable()); unload restored the list, reload gave the same list"
+	say "big: $n records, $syms symbols; load 1: $t1, load 2: $t2 (insmod us, ftrace_module_enable() us, ftrace_module_init() us, index bytes, 0 where ftrace_mod_syms_build() is inlined); unload restored the list, reload gave the same list"
 	echo "load1 $t1" >/tmp/times
 	echo "load2 $t2" >>/tmp/times
 	put before /tmp/before
@@ -303,7 +303,7 @@ scenario_nomem() {
 	cmp -s /tmp/decided.weak /tmp/live ||
 		fail "records enabled with the allocations failing: $(tr '\n' ' ' </tmp/decided.weak)"
 	rmmod weak || fail "rmmod weak"
-	say "allocations failed under ftrace_module_enable() ($RANGE): $nweak injected loading weak, $nbig loading big (insmod, ftrace_module_enable(), ftrace_module_init() us, bytes kvmalloc'ed: $t); weak: $(wc -l </tmp/decided.weak) records enabled, exactly its live functions"
+	say "allocations failed under ftrace_module_enable() ($RANGE): $nweak injected loading weak, $nbig loading big (insmod, ftrace_module_enable(), ftrace_module_init() us, index bytes: $t); weak: $(wc -l </tmp/decided.weak) records enabled, exactly its live functions"
 	echo "injected $nweak $nbig $t" >/tmp/times
 	put before /tmp/before
 	put after /tmp/after

@@ -8,7 +8,7 @@
 # load_times KIND FILE: "N loads of kvm.ko, insmod ms M (min-max),
 # ftrace_module_enable() ms M (min-max), ftrace_module_init() ms M
 # (min-max), index B bytes" of the lines of guest/lib.sh's time_insmod
-# (microseconds; bytes kvmalloc'ed in ftrace_module_enable()), by the
+# (microseconds; the bytes ftrace_mod_syms_build() asked of kmalloc()), by the
 # benchmark's own summary (scripts/stats.sh summarize).
 load_times() {
 	local n mi a b me c d ii e g by
