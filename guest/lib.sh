@@ -49,8 +49,8 @@ setup_probes() {
 }
 
 # time_insmod KO: load KO and print "<insmod us> <ftrace_module_enable() us>
-# <ftrace_module_init() us> <bytes kmalloc()/kvmalloc() was asked for by
-# the insmod task in ftrace_module_enable()>".
+# <ftrace_module_init() us> <index bytes: what ftrace_mod_syms_build()
+# asked of kmalloc() for the insmod task, see setup_probes>".
 time_insmod() {
 	echo >"$TRACING/trace"
 	echo insmod-start >"$TRACING/trace_marker"
