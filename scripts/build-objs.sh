@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Build only the directories the series touches (kernel/trace,
-# kernel/module, and lib/tests, or lib where there is no lib/tests as in
-# 6.12) for one cell of the build matrix, out of tree with ccache, and fail
-# on any warning in the files the series changes.
+# Build, for one cell of the build matrix or one patch of the series, the
+# objects of the C files the series changes from tag base to REF, and of
+# the C files that include the headers it adds or changes next to them
+# (kernel/trace/ftrace_internal.h, lib/tests/ftrace_locs_kunit.h, ...),
+# where the config builds them; out of tree with ccache; fail on any
+# warning in the files the series changes. Headers under include/ are
+# checked through those same objects (ftrace.c and kallsyms.c include
+# linux/module.h); the end-to-end kernels build everything.
 #
 # Usage: scripts/build-objs.sh TREE REF OBJ ARCH BASECONFIG FRAGMENT...
 #   ARCH: x86_64, arm64 or powerpc (cross compilers from Debian's
@@ -40,27 +44,67 @@ toolchain() {
 	export ARCH=$KARCH CROSS_COMPILE
 }
 
+# candidates TREE REF: the objects the series' C files under kernel/, lib/
+# and samples/ make, and those of the C files that include, by its name,
+# a header the series touches in their directory; one per line.
+candidates() {
+	local tree=$1 ref=$2 f
+	git -C "$tree" diff --name-only base "$ref" -- kernel lib samples |
+		while read -r f; do
+			case $f in
+			*.c) echo "${f%.c}.o" ;;
+			*.h)
+				git -C "$tree" grep -l -F "#include \"$(basename "$f")\"" "$ref" -- "$(dirname "$f")/*.c" |
+					sed "s|^$ref:||; s|\.c\$|.o|"
+				;;
+			esac
+		done | sort -u
+}
+
+# configured TREE OBJ MAKEARGS...: of the objects in the directories of
+# the candidates (stdin), those the config builds and that are out of
+# date, as kbuild decides (make -n of those directories, after make
+# prepare: without it make -n stops at tools/objtool).
+configured() {
+	local tree=$1 obj=$2
+	shift 2
+	local -a cands dirs
+	mapfile -t cands
+	[ ${#cands[@]} -gt 0 ] || return 0
+	mapfile -t dirs < <(printf '%s\n' "${cands[@]}" | sed 's|/[^/]*$|/|' | sort -u)
+	make -C "$tree" O="$obj" "$@" -n "${dirs[@]}" >"$obj/dry-run.log" 2>&1 ||
+		{ tail -n 20 "$obj/dry-run.log" >&2; die "make -n ${dirs[*]} failed (log: $obj/dry-run.log)"; }
+	grep -oE ' -c -o [^ ]+\.o ' "$obj/dry-run.log" | awk '{ print $3 }' | sort -u |
+		grep -xF -f <(printf '%s\n' "${cands[@]}") || true
+}
+
 main() {
 	[ $# -ge 6 ] || die "usage: $0 TREE REF OBJ ARCH BASECONFIG FRAGMENT..."
-	local tree=$1 ref=$2 obj=$3 arch=$4 baseconfig=$5 lib
+	local tree=$1 ref=$2 obj=$3 arch=$4 baseconfig=$5 make_args objs
 	shift 5
 	toolchain "$arch"
 	need_cmd "$CC_NAME" ccache make
 	use_ccache
 	git -C "$tree" checkout -q --detach "$ref" || die "cannot check out $ref"
-	lib=lib/tests/
-	[ -d "$tree/lib/tests" ] || lib=lib/
-	kconfig_from "$tree" "$obj" "$baseconfig" "$@"
+	KCONFIG_HOSTCC="ccache $HOSTCC_NAME" kconfig_from "$tree" "$obj" "$baseconfig" "$@"
 	verify_config "$obj" "${!#}"
-	make -C "$tree" O="$obj" CC="ccache $CC_NAME" HOSTCC="ccache $HOSTCC_NAME" W="${W:-}" -j"$(nproc)" kernel/trace/ kernel/module/ "$lib" samples/ftrace/ \
-		>"$obj/build.log" 2>&1 || {
+	make_args=(CC="ccache $CC_NAME" HOSTCC="ccache $HOSTCC_NAME" W="${W:-}")
+	make -C "$tree" O="$obj" "${make_args[@]}" -j"$(nproc)" prepare >"$obj/build.log" 2>&1 || {
 		tail -n 20 "$obj/build.log" >&2
-		die "build failed (log: $obj/build.log)"
+		die "make prepare failed (log: $obj/build.log)"
 	}
+	objs=$(candidates "$tree" "$ref" | configured "$tree" "$obj" "${make_args[@]}" | paste -sd' ')
+	if [ -n "$objs" ]; then
+		# shellcheck disable=SC2086 # one object per word
+		make -C "$tree" O="$obj" "${make_args[@]}" -j"$(nproc)" $objs >>"$obj/build.log" 2>&1 || {
+			tail -n 20 "$obj/build.log" >&2
+			die "build failed (log: $obj/build.log)"
+		}
+	fi
 	if grep -E "($TOUCHED).*warning:" "$obj/build.log" >&2; then
 		die "warnings in the files the series changes (log: $obj/build.log)"
 	fi
-	echo "$arch$([ -z "${W:-}" ] || echo " W=$W") $(basename "$obj"): kernel/trace, kernel/module, $lib and samples/ftrace built, $(grep -c 'warning:' "$obj/build.log" || true) warnings, none in the changed files"
+	echo "$arch$([ -z "${W:-}" ] || echo " W=$W") $(basename "$obj"): built ${objs:-nothing (up to date or not configured)}, $(grep -c 'warning:' "$obj/build.log" || true) warnings, none in the changed files"
 }
 
 main "$@"

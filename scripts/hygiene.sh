@@ -46,13 +46,13 @@ main() {
 	for f in "${FILES[@]}"; do
 		[[ $f == *.c && -e $tree/$f ]] && objs+=("${f%.c}.o")
 	done
-	make -s -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" prepare >"$obj/prepare.log" 2>&1 ||
+	make -s -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" prepare >"$obj/prepare.log" 2>&1 ||
 		{ tail -n 20 "$obj/prepare.log" >&2; die "make prepare failed"; }
 	# W=1 changes the command line, so the objects are rebuilt with it;
 	# then C=2 runs sparse on them without rebuilding.
-	make -C "$tree" O="$obj" CC="ccache gcc" W=1 -j"$(nproc)" "${objs[@]}" >"$obj/w1.log" 2>&1 ||
+	make -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" W=1 -j"$(nproc)" "${objs[@]}" >"$obj/w1.log" 2>&1 ||
 		{ tail -n 20 "$obj/w1.log" >&2; die "W=1 build failed (log $obj/w1.log)"; }
-	make -C "$tree" O="$obj" CC="ccache gcc" W=1 C=2 -j"$(nproc)" "${objs[@]}" >"$obj/sparse.log" 2>&1 ||
+	make -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" W=1 C=2 -j"$(nproc)" "${objs[@]}" >"$obj/sparse.log" 2>&1 ||
 		{ tail -n 20 "$obj/sparse.log" >&2; die "sparse run failed (log $obj/sparse.log)"; }
 	for f in "${FILES[@]}"; do
 		[ -e "$tree/$f" ] || continue

@@ -5,23 +5,32 @@
 
 FRAG=$TOP/config/x86_64-bench.config
 
-# Every patch, applied in order, builds kernel/trace, kernel/module and
-# lib/tests with no warning at all (the base has none either), with KUnit
-# on so that the helpers the KUnit patch makes visible are built that way.
+# Every patch, applied in order, builds with no warning at all: the
+# objects of the C files the series has changed so far and of those that
+# include the headers it changes (scripts/build-objs.sh), with KUnit on so
+# that the helpers the KUnit patch makes visible are built that way. A
+# patch that changes only tools/testing/ or Documentation/ changes nothing
+# the kernel build reads, and is not built again.
 t_bisect_build() {
-	local tree obj c out
+	local tree obj c out line f
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE" walk)
 	obj=$CACHE/build/$TEST_BASE/bisect
-	for c in base $(git -C "$tree" rev-list --reverse base..series); do
+	for c in $(git -C "$tree" rev-list --reverse base..series); do
+		line=$(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-60)
+		if [ -z "$(git -C "$tree" diff --name-only "$c^" "$c" -- . ':!tools/testing/' ':!Documentation/')" ]; then
+			echo "  $line: only tools/testing/ or Documentation/, nothing to build"
+			continue
+		fi
 		out=$("$TOP/scripts/build-objs.sh" "$tree" "$c" "$obj" x86_64 tinyconfig \
 			"$TOP/config/e2e-series.config" "$FRAG")
 		[[ $out == *", 0 warnings,"* ]] ||
 			{ grep 'warning:' "$obj/build.log"; echo "warnings at $c"; return 1; }
-		if [ -e "$tree/samples/ftrace/ftrace-weak-mod.c" ] && [ ! -e "$obj/samples/ftrace/ftrace-weak.o" ]; then
-			echo "the sample module was not built at $c"
-			return 1
-		fi
-		echo "  $(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-60): builds, 0 warnings"
+		# Every C file the patch changes is built again (the config of
+		# this check builds them all).
+		for f in $(git -C "$tree" diff --name-only "$c^" "$c" -- kernel lib samples | sed -n 's/\.c$/.o/p'); do
+			[[ " ${out%%, *} " == *" $f "* ]] || { echo "$f: changed at $c, not built"; return 1; }
+		done
+		echo "  $line: ${out#*: }"
 	done
 }
 
@@ -58,8 +67,8 @@ t_hygiene() {
 	done | sort
 }
 
-# One cell of the build matrix: the series' kernel/trace and kernel/module
-# for an arch and config, and whether the new index code is compiled in
+# One cell of the build matrix: the objects of the series' C files (and of
+# those that include the headers it changes) for an arch and config, and whether the new index code is compiled in
 # (it must be exactly where FTRACE_MCOUNT_MAX_OFFSET is defined and module
 # support is on).
 t_matrix() {
