@@ -19,8 +19,6 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TOUCHED='kernel/trace/ftrace|kernel/module/kallsyms\.c|include/linux/module\.h|lib/(tests/)?ftrace_locs|samples/ftrace/ftrace-weak'
-
 # toolchain ARCH: set KARCH, CROSS_COMPILE, CC_NAME and HOSTCC_NAME for ARCH.
 toolchain() {
 	KARCH=$1
@@ -101,7 +99,8 @@ main() {
 			die "build failed (log: $obj/build.log)"
 		}
 	fi
-	if grep -E "($TOUCHED).*warning:" "$obj/build.log" >&2; then
+	if grep 'warning:' "$obj/build.log" |
+		grep -F -f <(git -C "$tree" diff --name-only base "$ref" | sed 's/$/:/') >&2; then
 		die "warnings in the files the series changes (log: $obj/build.log)"
 	fi
 	echo "$arch$([ -z "${W:-}" ] || echo " W=$W") $(basename "$obj"): built ${objs:-nothing (up to date or not configured)}, $(grep -c 'warning:' "$obj/build.log" || true) warnings, none in the changed files"
