@@ -3,17 +3,26 @@
 # the checks it needs and its title (def, tests/run.sh). Ids are
 # "BASE:topic:name"; "any:" checks do not depend on a base.
 #
-# The quick tier (the README's test command, CI) has every check of the
-# mainline base but the two kunit.py runs, the W=1/sparse/kernel-doc
-# counts and the documentation build (together about 20 minutes cold), and
-# for the stable bases what a backport needs to stay true to its series:
-# the source, git am on a fresh tree, checkpatch and the benchmark variants.
-# The full tier adds the rest, so that every base gets every check.
+# The quick tier (the README's test command, CI) has, for the mainline
+# base, every check that needs only the patched kernels: the builds (per
+# patch, the matrix, the patched e2e kernel), the weak-function module
+# against the lists its generator expects, the WARN control, the KUnit
+# suite as a module, the series' ftracetest tests, the guest failure
+# reports and the debug quick subset; and for the stable bases what a
+# backport needs to stay true to its series: the source, git am on a
+# fresh tree, checkpatch and the benchmark variants. The full tier adds
+# the rest, so that every base gets every check: among them the stock e2e
+# kernel and every comparison with it (the weak module's lines and
+# decisions, ftracetest func_mod_trace.tc and 00basic, kvm.ko's list;
+# together about 11 minutes cold: the stock kernel is a whole build of
+# its own, since the series' Kconfig options and include/linux/module.h
+# leave ccache nothing to share), the two kunit.py runs, the W=1/sparse/
+# kernel-doc counts and the documentation build.
 #
 # Kernels of the quick tier (each built once, out of tree, in
-# $CACHE/build/BASE/): e2e-stock and e2e-patched (every boot but the
-# debug one), debug-patched-MODEL (the debug quick subset), the objects of
-# bisect (one build per patch) and of six matrix cells.
+# $CACHE/build/BASE/): e2e-patched (every boot but the debug one),
+# debug-patched-MODEL (the debug quick subset), the objects of bisect (one
+# build per patch) and of six matrix cells. The full tier adds e2e-stock.
 
 # plan_base BASE TIER: every check of one base; TIER is the tier of the
 # checks the quick tier does not keep for that base.
@@ -37,26 +46,27 @@ plan_base() {
 		t_matrix x86_64-clang x86_64-llvm tinyconfig yes "$FRAG" "$m/x86_64-clang.config"
 	def "$b:matrix:ppc64le" "$t" "$b:series:git-am" "matrix: powerpc64le (MAX_OFFSET 16)" \
 		t_matrix ppc64le powerpc ppc64le_defconfig yes "$m/ppc64le.config"
-	def "$b:build:e2e-stock" "$t" "$b:series:git-am" "end-to-end kernel, stock" t_e2e_build stock
+	def "$b:build:e2e-stock" full "$b:series:git-am" "end-to-end kernel, stock" t_e2e_build stock
 	def "$b:build:e2e-patched" "$t" "$b:series:git-am" "end-to-end kernel, patched" t_e2e_build patched
 	def "$b:weak:build" "$t" "$b:build:e2e-patched" "weak module and WARN control: build" t_weak_module_build
-	def "$b:weak:boot-stock" "$t" "$b:weak:build $b:build:e2e-stock" "weak module: boot stock" t_weak_boot stock
+	def "$b:weak:boot-stock" full "$b:weak:build $b:build:e2e-stock" "weak module: boot stock" t_weak_boot stock
 	def "$b:weak:boot-patched" "$t" "$b:weak:build" "weak module: boot patched" t_weak_boot patched
-	def "$b:warn:stock" "$t" "$b:weak:boot-stock" "a WARN is seen on the stock e2e kernel" t_warn_visible stock
+	def "$b:warn:stock" full "$b:weak:boot-stock" "a WARN is seen on the stock e2e kernel" t_warn_visible stock
 	def "$b:warn:patched" "$t" "$b:weak:boot-patched" "a WARN is seen on the patched e2e kernel" t_warn_visible patched
 	def "$b:weak:list" "$t" "$b:weak:boot-patched" "weak module: exact list on patched" t_weak_list
-	def "$b:weak:vs-stock" "$t" "$b:weak:boot-stock $b:weak:boot-patched" "weak module: patched identical to stock" t_weak_vs_stock
-	def "$b:weak:decisions" "$t" "$b:weak:boot-stock $b:weak:boot-patched" "weak module: record decisions (enabled_functions)" t_weak_decisions
+	def "$b:weak:vs-stock" full "$b:weak:boot-stock $b:weak:boot-patched" "weak module: patched identical to stock" t_weak_vs_stock
+	def "$b:weak:decisions-patched" "$t" "$b:weak:boot-patched" "weak module: record decisions (enabled_functions), patched" t_weak_decisions patched
+	def "$b:weak:decisions-stock" full "$b:weak:boot-stock" "weak module: record decisions (enabled_functions), stock" t_weak_decisions stock
 	def "$b:kunit:module" "$t" "$b:build:e2e-patched" "KUnit suite as a module in the guest" t_kunit_module
-	def "$b:selftests:stage-stock" "$t" "$b:build:e2e-stock" "stage modules and selftests, stock" t_e2e_stage stock
+	def "$b:selftests:stage-stock" full "$b:build:e2e-stock" "stage modules and selftests, stock" t_e2e_stage stock
 	def "$b:selftests:stage-patched" "$t" "$b:build:e2e-patched" "stage modules and selftests, patched" t_e2e_stage patched
 	def "$b:selftests:weak-patched" "$t" "$b:selftests:stage-patched" "ftracetest: the weak-function tests, patched" t_ftracetest patched weak
-	def "$b:selftests:weak-stock" "$t" "$b:selftests:stage-stock" "ftracetest: the weak-function tests, stock" t_ftracetest stock weak
-	def "$b:selftests:basic-stock" "$t" "$b:selftests:stage-stock" "ftracetest: func_mod_trace.tc and 00basic, stock" t_ftracetest stock basic
-	def "$b:selftests:basic-patched" "$t" "$b:selftests:stage-patched" "ftracetest: func_mod_trace.tc and 00basic, patched" t_ftracetest patched basic
-	def "$b:selftests:basic-vs-stock" "$t" "$b:selftests:basic-stock $b:selftests:basic-patched" \
+	def "$b:selftests:weak-stock" full "$b:selftests:stage-stock" "ftracetest: the weak-function tests, stock" t_ftracetest stock weak
+	def "$b:selftests:basic-stock" full "$b:selftests:stage-stock" "ftracetest: func_mod_trace.tc and 00basic, stock" t_ftracetest stock basic
+	def "$b:selftests:basic-patched" full "$b:selftests:stage-patched" "ftracetest: func_mod_trace.tc and 00basic, patched" t_ftracetest patched basic
+	def "$b:selftests:basic-vs-stock" full "$b:selftests:basic-stock $b:selftests:basic-patched" \
 		"ftracetest: func_mod_trace.tc and 00basic, patched vs stock" t_ftracetest_vs_stock basic
-	def "$b:kvm:list" "$t" "$b:selftests:stage-stock $b:selftests:stage-patched" "kvm.ko: function list identical on stock and patched" t_kvm_list
+	def "$b:kvm:list" full "$b:selftests:stage-stock $b:selftests:stage-patched" "kvm.ko: function list identical on stock and patched" t_kvm_list
 	def "$b:guest:failures" "$t" "$b:build:e2e-patched" "guest: hang and boot failure reported" t_guest_failures
 	def "$b:debug:quick" "$t" "$b:series:git-am" "debug kernel: reliability scenarios, quick subset, patched" t_debug_quick
 	def "$b:kunit:x86_64" full "$b:series:git-am" "KUnit built in, kunit.py run --arch=x86_64" t_kunit_builtin x86_64
