@@ -23,8 +23,9 @@ set -euo pipefail
 . "$TOP/scripts/splat.sh"
 
 # The kernels are the end-to-end test kernels of tests/run.sh (the same
-# build directories, so a test run has built stock and patched already)
-# and one per variant: the patched one plus bench/variant-NAME.patch.
+# build directories: the test command builds the patched one, its full
+# tier the stock one too) and one per variant: the patched one plus
+# bench/variant-NAME.patch.
 FRAGS=("$TOP/config/x86_64-bench.config" "$TOP/config/e2e.config")
 
 # variants: the NAME of each bench/variant-NAME.patch.

@@ -42,27 +42,37 @@ toolchain() {
 	export ARCH=$KARCH CROSS_COMPILE
 }
 
-# candidates TREE REF: the objects the series' C files under kernel/, lib/
-# and samples/ make, and those of the C files that include, by its name,
-# a header the series touches in their directory; one per line.
+# The paths of the series' changes a kernel object can come from: not
+# tools/, scripts/ (host programs) or Documentation/; files it deletes
+# build nothing.
+CHANGED=(. ':!tools/' ':!scripts/' ':!Documentation/')
+
+# candidates TREE REF: the objects of the C files the series changes or
+# adds, and of the C files that include, by its name, a header it changes
+# in their directory; one per line.
 candidates() {
 	local tree=$1 ref=$2 f
-	git -C "$tree" diff --name-only base "$ref" -- kernel lib samples |
+	git -C "$tree" diff --name-only --diff-filter=d base "$ref" -- "${CHANGED[@]}" |
 		while read -r f; do
 			case $f in
 			*.c) echo "${f%.c}.o" ;;
 			*.h)
-				git -C "$tree" grep -l -F "#include \"$(basename "$f")\"" "$ref" -- "$(dirname "$f")/*.c" |
+				# git grep: 1 is "no such line", more is an error.
+				{ git -C "$tree" grep -l -F "#include \"$(basename "$f")\"" "$ref" -- "$(dirname "$f")/*.c" ||
+					[ $? -eq 1 ] || die "git grep in $tree failed"; } |
 					sed "s|^$ref:||; s|\.c\$|.o|"
 				;;
 			esac
 		done | sort -u
 }
 
-# configured TREE OBJ MAKEARGS...: of the objects in the directories of
-# the candidates (stdin), those the config builds and that are out of
-# date, as kbuild decides (make -n of those directories, after make
-# prepare: without it make -n stops at tools/objtool).
+# configured TREE OBJ MAKEARGS...: of the candidates (stdin), those the
+# config builds, and the composite objects (the modules) of their
+# directories, as kbuild decides: make -n of those directories, after
+# make prepare (without it make -n stops at tools/objtool). The
+# candidates' objects are removed first, so that kbuild builds them again
+# (ccache replays their warnings): an object left from an earlier run
+# would otherwise count as not built.
 configured() {
 	local tree=$1 obj=$2
 	shift 2
@@ -70,10 +80,15 @@ configured() {
 	mapfile -t cands
 	[ ${#cands[@]} -gt 0 ] || return 0
 	mapfile -t dirs < <(printf '%s\n' "${cands[@]}" | sed 's|/[^/]*$|/|' | sort -u)
+	(cd "$obj" && rm -f "${cands[@]}")
 	make -C "$tree" O="$obj" "$@" -n "${dirs[@]}" >"$obj/dry-run.log" 2>&1 ||
 		{ tail -n 20 "$obj/dry-run.log" >&2; die "make -n ${dirs[*]} failed (log: $obj/dry-run.log)"; }
-	grep -oE ' -c -o [^ ]+\.o ' "$obj/dry-run.log" | awk '{ print $3 }' | sort -u |
-		grep -xF -f <(printf '%s\n' "${cands[@]}") || true
+	{
+		grep -oE ' -c -o [^ ]+\.o ' "$obj/dry-run.log" | awk '{ print $3 }' |
+			grep -xF -f <(printf '%s\n' "${cands[@]}") || true
+		grep -oE ' -r -o [^ /][^ ]*\.o ' "$obj/dry-run.log" | awk '{ print $3 }' |
+			grep -F -f <(printf '%s\n' "${dirs[@]}") || true
+	} | sort -u
 }
 
 main() {
@@ -99,11 +114,16 @@ main() {
 			die "build failed (log: $obj/build.log)"
 		}
 	fi
+	# A warning names the source file (the compiler) or the object
+	# (objtool, also on the composite objects).
 	if grep 'warning:' "$obj/build.log" |
-		grep -F -f <(git -C "$tree" diff --name-only base "$ref" | sed 's/$/:/') >&2; then
+		grep -F -f <({
+			git -C "$tree" diff --name-only base "$ref"
+			tr ' ' '\n' <<<"$objs"
+		} | sed '/^$/d; s/$/:/') >&2; then
 		die "warnings in the files the series changes (log: $obj/build.log)"
 	fi
-	echo "$arch$([ -z "${W:-}" ] || echo " W=$W") $(basename "$obj"): built ${objs:-nothing (up to date or not configured)}, $(grep -c 'warning:' "$obj/build.log" || true) warnings, none in the changed files"
+	echo "$arch$([ -z "${W:-}" ] || echo " W=$W") $(basename "$obj"): built ${objs:-nothing (not configured)}, $(grep -c 'warning:' "$obj/build.log" || true) warnings, none in the changed files"
 }
 
 main "$@"

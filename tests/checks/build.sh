@@ -25,11 +25,17 @@ t_bisect_build() {
 			"$TOP/config/e2e-series.config" "$FRAG")
 		[[ $out == *", 0 warnings,"* ]] ||
 			{ grep 'warning:' "$obj/build.log"; echo "warnings at $c"; return 1; }
-		# Every C file the patch changes is built again (the config of
-		# this check builds them all).
-		for f in $(git -C "$tree" diff --name-only "$c^" "$c" -- kernel lib samples | sed -n 's/\.c$/.o/p'); do
+		# Every C file the patch changes or adds is built again (the
+		# config of this check builds them all), and so is the sample
+		# module once it exists.
+		for f in $(git -C "$tree" diff --name-only --diff-filter=d "$c^" "$c" -- . ':!tools/' ':!scripts/' ':!Documentation/' |
+			sed -n 's/\.c$/.o/p'); do
 			[[ " ${out%%, *} " == *" $f "* ]] || { echo "$f: changed at $c, not built"; return 1; }
 		done
+		if [ -e "$tree/samples/ftrace/ftrace-weak-mod.c" ] && [[ " ${out%%, *} " != *" samples/ftrace/ftrace-weak.o "* ]]; then
+			echo "the sample module was not linked at $c"
+			return 1
+		fi
 		echo "  $line: ${out#*: }"
 	done
 }
@@ -87,6 +93,11 @@ t_matrix() {
 	else
 		echo "  KUnit suite not built: no DYNAMIC_FTRACE"
 	fi
+	# ftrace.c is built exactly where the function tracer is on.
+	if grep -qx 'CONFIG_FUNCTION_TRACER=y' "$obj/.config" && [ ! -e "$obj/kernel/trace/ftrace.o" ]; then
+		echo "FUNCTION_TRACER=y, but kernel/trace/ftrace.o was not built"
+		return 1
+	fi
 	have=no
 	if [ -e "$obj/kernel/trace/ftrace.o" ] &&
 		[ "$(nm "$obj/kernel/trace/ftrace.o" | grep -c ' ftrace_mod_syms_add$')" -gt 0 ]; then
@@ -96,12 +107,12 @@ t_matrix() {
 	echo "  symbol index compiled in: $have, as expected"
 }
 
-
 # The kernels of the end-to-end tests, stock and patched, with the same
 # options (config/x86_64-bench.config and config/e2e.config: -O2,
 # CONFIG_BUG, kvm.ko, the trace-printk sample, KUnit); the patched one also
 # has what the series adds, as modules (config/e2e-series.config). Every
-# check that boots a kernel of the quick tier boots one of these two.
+# boot of the quick tier but the debug one boots the patched kernel; the
+# stock one is in the full tier.
 # As distributions build them, functions are aligned: the tracer callbacks
 # (function_trace_call(), ftrace_ops_list_func()) sit at even addresses,
 # so the jmp bug of fixes/7.3 cannot strike (the check shows where they are).

@@ -14,7 +14,7 @@
 # the rest, so that every base gets every check: among them the stock e2e
 # kernel and every comparison with it (the weak module's lines and
 # decisions, ftracetest func_mod_trace.tc and 00basic, kvm.ko's list;
-# together about 11 minutes cold: the stock kernel is a whole build of
+# together about 12 minutes cold: the stock kernel is a whole build of
 # its own, since the series' Kconfig options and include/linux/module.h
 # leave ccache nothing to share), the two kunit.py runs, the W=1/sparse/
 # kernel-doc counts and the documentation build.
