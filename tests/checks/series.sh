@@ -79,16 +79,20 @@ t_bad_patch_named() {
 	p=$(tail -n 1 "$bad/$TEST_BASE/series")
 	sed -i '0,/^@@ /s/^\(@@ .*\)$/\1\n-this line is not in the base/' "$bad/$TEST_BASE/$p"
 	if err=$(FTRACE_MODSYMS_TREES=$trees FTRACE_MODSYMS_PATCHES=$bad "$TOP/scripts/make-tree.sh" "$TEST_BASE" 2>&1); then
-		rm -rf "$bad"
+		rm -rf "$bad" "$trees"
 		echo "a corrupted $p was applied"
 		return 1
 	fi
 	rm -rf "$bad"
-	grep -q "patch $p does not apply" <<<"$err" || { echo "unclear error: $err"; return 1; }
 	tree=$trees/$TEST_BASE/src
-	[ ! -e "$tree" ] || { echo "a work tree was made: $tree"; return 1; }
-	echo "  a corrupted $p is refused, no work tree made: $(grep 'error:' <<<"$err" | paste -sd' ')"
+	if [ -e "$tree" ]; then
+		rm -rf "$trees"
+		echo "a work tree was made: $tree"
+		return 1
+	fi
 	rm -rf "$trees"
+	grep -q "patch $p does not apply" <<<"$err" || { echo "unclear error: $err"; return 1; }
+	echo "  a corrupted $p is refused, no work tree made: $(grep 'error:' <<<"$err" | paste -sd' ')"
 }
 
 # Debian's codespell keeps its dictionary where checkpatch does not look.
