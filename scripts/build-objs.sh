@@ -42,17 +42,12 @@ toolchain() {
 	export ARCH=$KARCH CROSS_COMPILE
 }
 
-# The paths of the series' changes a kernel object can come from: not
-# tools/, scripts/ (host programs) or Documentation/; files it deletes
-# build nothing.
-CHANGED=(. ':!tools/' ':!scripts/' ':!Documentation/')
-
 # candidates TREE REF: the objects of the C files the series changes or
 # adds, and of the C files that include, by its name, a header it changes
 # in their directory; one per line.
 candidates() {
 	local tree=$1 ref=$2 f
-	git -C "$tree" diff --name-only --diff-filter=d base "$ref" -- "${CHANGED[@]}" |
+	changed_files "$tree" base "$ref" kernel |
 		while read -r f; do
 			case $f in
 			*.c) echo "${f%.c}.o" ;;

@@ -45,6 +45,20 @@ mainline_base() {
 	awk '!/^#/ {print $1; exit}' "$TOP/bases"
 }
 
+# changed_files TREE FROM TO WHAT: the files changed from FROM to TO that
+#   kernel: a kernel object can come from (not tools/, scripts/ (host
+#           programs) or Documentation/), deleted files left out
+#   build:  the kernel build reads at all (not tools/testing/ or
+#           Documentation/)
+changed_files() {
+	local tree=$1 from=$2 to=$3
+	case $4 in
+	kernel) git -C "$tree" diff --name-only --diff-filter=d "$from" "$to" -- . ':!tools/' ':!scripts/' ':!Documentation/' ;;
+	build) git -C "$tree" diff --name-only "$from" "$to" -- . ':!tools/testing/' ':!Documentation/' ;;
+	*) die "changed_files: unknown kind '$4'" ;;
+	esac
+}
+
 # use_ccache: the compiler cache of every build (paths relative to the
 # build directory: a rebuild of the same tree and build directory hits).
 use_ccache() {

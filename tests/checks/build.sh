@@ -17,7 +17,7 @@ t_bisect_build() {
 	obj=$CACHE/build/$TEST_BASE/bisect
 	for c in $(git -C "$tree" rev-list --reverse base..series); do
 		line=$(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-60)
-		if [ -z "$(git -C "$tree" diff --name-only "$c^" "$c" -- . ':!tools/testing/' ':!Documentation/')" ]; then
+		if [ -z "$(changed_files "$tree" "$c^" "$c" build)" ]; then
 			echo "  $line: only tools/testing/ or Documentation/, nothing to build"
 			continue
 		fi
@@ -28,7 +28,7 @@ t_bisect_build() {
 		# Every C file the patch changes or adds is built again (the
 		# config of this check builds them all), and so is the sample
 		# module once it exists.
-		for f in $(git -C "$tree" diff --name-only --diff-filter=d "$c^" "$c" -- . ':!tools/' ':!scripts/' ':!Documentation/' |
+		for f in $(changed_files "$tree" "$c^" "$c" kernel |
 			sed -n 's/\.c$/.o/p'); do
 			[[ " ${out%%, *} " == *" $f "* ]] || { echo "$f: changed at $c, not built"; return 1; }
 		done
