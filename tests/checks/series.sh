@@ -71,26 +71,21 @@ t_variant_applies() {
 # In a scratch area: the shared tree keeps its series (and the build
 # directories their file times).
 t_bad_patch_named() {
-	local bad err tree p trees
+	local bad err tree p trees applied made
 	bad=$(mktemp -d)
 	trees=$CACHE/trees-scratch
 	mkdir -p "$bad/$TEST_BASE"
 	cp "$TOP/patches/$TEST_BASE"/*.patch "$TOP/patches/$TEST_BASE/series" "$bad/$TEST_BASE/"
 	p=$(tail -n 1 "$bad/$TEST_BASE/series")
 	sed -i '0,/^@@ /s/^\(@@ .*\)$/\1\n-this line is not in the base/' "$bad/$TEST_BASE/$p"
-	if err=$(FTRACE_MODSYMS_TREES=$trees FTRACE_MODSYMS_PATCHES=$bad "$TOP/scripts/make-tree.sh" "$TEST_BASE" 2>&1); then
-		rm -rf "$bad" "$trees"
-		echo "a corrupted $p was applied"
-		return 1
-	fi
-	rm -rf "$bad"
+	applied=0 made=0
+	err=$(FTRACE_MODSYMS_TREES=$trees FTRACE_MODSYMS_PATCHES=$bad "$TOP/scripts/make-tree.sh" "$TEST_BASE" 2>&1) && applied=1
 	tree=$trees/$TEST_BASE/src
-	if [ -e "$tree" ]; then
-		rm -rf "$trees"
-		echo "a work tree was made: $tree"
-		return 1
-	fi
-	rm -rf "$trees"
+	[ ! -e "$tree" ] || made=1
+	# The scratch copies go on every path, before any verdict.
+	rm -rf "$bad" "$trees"
+	[ $applied -eq 0 ] || { echo "a corrupted $p was applied"; return 1; }
+	[ $made -eq 0 ] || { echo "a work tree was made: $tree"; return 1; }
 	grep -q "patch $p does not apply" <<<"$err" || { echo "unclear error: $err"; return 1; }
 	echo "  a corrupted $p is refused, no work tree made: $(grep 'error:' <<<"$err" | paste -sd' ')"
 }
