@@ -8,8 +8,9 @@
 # filter takes exactly the module's records that are not
 # FTRACE_FL_DISABLED, i.e. the decisions themselves. (Turning the function
 # tracer on would show them too, but traces the whole kernel, far too slow
-# under TCG.) Last, /files/warn_control.ko warns once, and the log after
-# it shows the host that this kernel prints warnings.
+# under TCG.) A module listed with "times" is only loaded and timed.
+# Last, /files/warn_control.ko warns once, and the log after it shows the
+# host that this kernel prints warnings.
 # shellcheck source=guest/lib.sh
 . /lib.sh
 AFF=$TRACING/available_filter_functions
@@ -17,15 +18,15 @@ RUNS=$(cat /files/runs)
 
 setup_probes || { echo "cannot set kprobes on ftrace_module_enable"; exit 1; }
 : >/tmp/times
-while read -r ko; do
+while read -r ko mode; do
 	name=${ko%.ko}
-	cat "$AFF" >/tmp/before
+	[ "$mode" = times ] || cat "$AFF" >/tmp/before
 	i=1
 	while [ "$i" -le "$RUNS" ]; do
 		t=$(time_insmod "/files/$ko") || { echo "insmod $ko failed"; exit 1; }
 		echo "$name $i $t" >>/tmp/times
 		echo "bench: $name run $i: $t"
-		if [ "$i" -eq 1 ]; then
+		if [ "$i" -eq 1 ] && [ "$mode" != times ]; then
 			cat "$AFF" >/tmp/after
 			send "$name.before" /tmp/before
 			send "$name.after" /tmp/after
