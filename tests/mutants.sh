@@ -8,8 +8,11 @@
 # fail), on a test kernel built from the mutated tree. Ends with
 # "N passed, N failed, N skipped"; a mutant passes when everything it names failed.
 #
-# Usage: tests/mutants.sh [BASE]   (default 7.3; about a minute per mutant
-#                                   once the kernel is in ccache)
+# Usage: tests/mutants.sh [-k PATTERN] [BASE]   (default 7.3; about a
+#                                   minute per mutant once the kernel is in ccache)
+#   -k PATTERN: only the mutants whose file name (tests/mutants/*.diff,
+#   tests/mutants/selftest/*.diff) matches the extended regular expression
+#   PATTERN; the baseline always runs.
 #        tests/mutants.sh --harness
 #   --harness: instead, break the project's own parsers of guest output
 #   (tests/mutants/harness/*.diff, on a copy of this repository) and check
@@ -117,8 +120,19 @@ run_harness_mutant() {
 	fi
 }
 
+# picked DIFF: whether DIFF is among the mutants -k asked for.
+picked() {
+	[ -z "$PICK" ] || grep -qE -- "$PICK" <<<"${1##*/}"
+}
+
 main() {
 	local diff failed
+	PICK=""
+	if [ "${1:-}" = -k ]; then
+		[ $# -ge 2 ] || die "-k needs a PATTERN"
+		PICK=$2
+		shift 2
+	fi
 	if [ "${1:-}" = --harness ]; then
 		for diff in "$TOP/tests/mutants/harness/"*.diff; do
 			run_harness_mutant "$diff"
@@ -137,9 +151,11 @@ main() {
 	[ -z "$failed" ] || die "the unmutated suite fails: $failed"
 	result PASS "baseline" "every case passes on the series as it is"
 	for diff in "$TOP/tests/mutants/"*.diff; do
+		picked "$diff" || continue
 		run_mutant "$diff"
 	done
 	for diff in "$TOP/tests/mutants/selftest/"*.diff; do
+		picked "$diff" || continue
 		run_selftest_mutant "$diff"
 	done
 	echo
