@@ -105,7 +105,7 @@ run_harness_mutant() {
 	name=harness-$(basename "$diff" .diff)
 	what=$(sed -n 's/^Mutant: //p' "$diff")
 	copy=$(mktemp -d)
-	(cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$copy"
+	(cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - --no-recursion --ignore-failed-read) | tar -xf - -C "$copy"
 	git -C "$copy" apply "$diff" 2>/dev/null || (cd "$copy" && patch -s -p1 <"$diff") ||
 		{ rm -rf "$copy"; die "mutant $name does not apply"; }
 	out=$(CASES="" "$copy/tests/parsers.sh" 2>&1 || true)
