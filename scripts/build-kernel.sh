@@ -2,7 +2,9 @@
 # Build one kernel out of tree, with ccache: check out REF in TREE, configure
 # tinyconfig + the given fragments, build bzImage into OBJ.
 #
-# Usage: scripts/build-kernel.sh TREE REF OBJ FRAGMENT...
+# Usage: scripts/build-kernel.sh [--llvm] TREE REF OBJ FRAGMENT...
+#   --llvm: build with clang-19 and lld-19 (make LLVM=-19), as KMSAN needs;
+#   gcc otherwise.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -29,17 +31,26 @@ configure() {
 }
 
 main() {
-	[ $# -ge 4 ] || die "usage: $0 TREE REF OBJ FRAGMENT..."
+	local cc=gcc
+	if [ "${1:-}" = --llvm ]; then
+		cc=clang-19
+		shift
+	fi
+	[ $# -ge 4 ] || die "usage: $0 [--llvm] TREE REF OBJ FRAGMENT..."
 	local tree=$1 ref=$2 obj=$3
 	shift 3
-	need_cmd make gcc ccache flex bison bc
+	need_cmd make "$cc" ccache flex bison bc
+	if [ "$cc" = clang-19 ]; then
+		need_cmd ld.lld-19
+		export LLVM=-19 KCONFIG_HOSTCC="ccache clang-19"
+	fi
 	use_ccache
 	mkdir -p "$obj"
 	checkout "$tree" "$ref"
 	log "configuring $(basename "$obj") ($ref)"
 	configure "$tree" "$obj" "$@"
 	log "building $(basename "$obj") ($ref)"
-	make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc" bzImage modules >"$obj/build.log" 2>&1 || {
+	make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache $cc" HOSTCC="ccache $cc" bzImage modules >"$obj/build.log" 2>&1 || {
 		{ grep -E 'error|Error' "$obj/build.log" || true; } | head -n 20 >&2 || true
 		tail -n 20 "$obj/build.log" >&2
 		die "kernel build failed in $obj (log: $obj/build.log)"

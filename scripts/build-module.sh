@@ -11,7 +11,13 @@ main() {
 	local obj=$1 dir=$2
 	[ -r "$obj/Module.symvers" ] || die "$obj is not a built kernel (no Module.symvers)"
 	use_ccache
-	make -C "$obj" M="$dir" CC="ccache gcc" -j"$(nproc)" modules >"$dir/build.log" 2>&1 || {
+	# A module is built with the compiler of its kernel.
+	local cc=gcc
+	if grep -qx 'CONFIG_CC_IS_CLANG=y' "$obj/.config"; then
+		cc=clang-19
+		export LLVM=-19
+	fi
+	make -C "$obj" M="$dir" CC="ccache $cc" -j"$(nproc)" modules >"$dir/build.log" 2>&1 || {
 		{ grep -iE 'error|warning' "$dir/build.log" || true; } | head -n 20 >&2 || true
 		tail -n 5 "$dir/build.log" >&2
 		die "module build failed in $dir (log: $dir/build.log)"

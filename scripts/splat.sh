@@ -91,3 +91,19 @@ split_boot() {
 		cp "$f" "$out/$s/files/${f##*/"$s".}"
 	done
 }
+
+# kmsan_reports FILE: one line per KMSAN report in the log: its "BUG:
+# KMSAN:" line, then " <- local variable NAME of FRAME" when KMSAN names
+# the local variable the value came from (an inlined function's local
+# gets a suffix: offset.i), and " <- FRAME" for the first print_rec() or
+# lookup_ip() frame of its stack when there is one. Nothing when there is
+# no report.
+kmsan_reports() {
+	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' | awk '
+		/^BUG: KMSAN:/ { if (r != "") print r; r = $0; f = 0; v = ""; next }
+		r == "" { next }
+		/^Local variable .* created at:/ { v = $3; next }
+		v != "" && NF { r = r " <- local variable " v " of " $1; v = ""; next }
+		!f && /(print_rec|lookup_ip)\+/ { f = 1; r = r " <- " $1 }
+		END { if (r != "") print r }'
+}

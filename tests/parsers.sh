@@ -2,8 +2,9 @@
 # The parsers that judge guest output, on the small logs of
 # tests/fixtures/ (no kernel, no qemu): KUnit cases (scripts/kunit-cases.py),
 # ftracetest results (scripts/ftracetest-cases.sh), the lines a module
-# load adds (scripts/list-delta.sh), the splat detector and the verdict of
-# a boot (scripts/splat.sh) and the benchmark's medians (scripts/stats.sh).
+# load adds (scripts/list-delta.sh), the splat detector, the KMSAN report
+# reader and the verdict of a boot (scripts/splat.sh) and the benchmark's
+# medians (scripts/stats.sh).
 # Each fixture has the output its parser must give; ends with
 # "N passed, N failed, N skipped" (tests/run.sh runs it first, as
 # any:repo:parsers).
@@ -77,6 +78,9 @@ main() {
 		expect "parser: boot verdict, $d" "$FIX/boot/$d/expect" boot_verdict "$FIX/boot/$d"
 	done
 	expect "parser: a run of several scenarios, split into one per scenario" "$FIX/boot/set/expect" set_verdicts "$FIX/boot/set"
+	expect "parser: KMSAN reports, with the variable and frame they name" "$FIX/kmsan/expect" \
+		kmsan_reports "$FIX/kmsan/stock-console.log"
+	expect "parser: no KMSAN report in a clean boot" /dev/null kmsan_reports "$FIX/boot/pass/console.log"
 	expect "parser: benchmark medians and ranges" "$FIX/bench/expect" summarize "$FIX/bench/times.tsv"
 	[ -n "${CASES:-}" ] || result_summary
 }

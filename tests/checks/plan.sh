@@ -22,7 +22,8 @@
 # Kernels of the quick tier (each built once, out of tree, in
 # $CACHE/build/BASE/): e2e-patched (every boot but the debug one),
 # debug-patched-MODEL (the debug quick subset), the objects of bisect (one
-# build per patch) and of six matrix cells. The full tier adds e2e-stock.
+# build per patch) and of six matrix cells. The full tier adds e2e-stock,
+# and for the mainline base kmsan-stock and kmsan-patched (clang-19).
 
 # plan_base BASE TIER: every check of one base; TIER is the tier of the
 # checks the quick tier does not keep for that base.
@@ -74,6 +75,19 @@ plan_base() {
 	def "$b:docs:htmldocs" full "$b:series:git-am" "make htmldocs of Documentation/trace" t_htmldocs
 }
 
+# plan_kmsan BASE: the KMSAN proof of the stock bug the series' first
+# patch fixes (full tier: two clang kernels of their own).
+plan_kmsan() {
+	local b=$1
+	def "$b:kmsan:build-stock" full "$b:series:git-am" "KMSAN kernel (clang), stock" t_kmsan_build stock
+	def "$b:kmsan:build-patched" full "$b:series:git-am" "KMSAN kernel (clang), patched" t_kmsan_build patched
+	def "$b:kmsan:module" full "$b:kmsan:build-patched" "KMSAN: the weak-function module" t_kmsan_module
+	def "$b:kmsan:boot-stock" full "$b:kmsan:module $b:kmsan:build-stock" "KMSAN: boot stock" t_kmsan_boot stock
+	def "$b:kmsan:boot-patched" full "$b:kmsan:module" "KMSAN: boot patched" t_kmsan_boot patched
+	def "$b:kmsan:stock-reports" full "$b:kmsan:boot-stock" "KMSAN: stock reports print_rec()'s uninitialized offset" t_kmsan_stock
+	def "$b:kmsan:patched-clean" full "$b:kmsan:boot-patched" "KMSAN: nothing reported with the series" t_kmsan_patched
+}
+
 plan() {
 	local b mainline
 	mainline=$(mainline_base)
@@ -84,6 +98,7 @@ plan() {
 	def any:fetch:mirror quick "" "the apt mirrors come from the machine's sources" t_mirror_from_apt
 	def any:repo:non-root quick "" "a user who is not root passes the package step" t_deps_non_root
 	plan_base "$mainline" quick
+	plan_kmsan "$mainline"
 	def "$mainline:series:bad-patch" quick "$mainline:series:git-am" "a patch that does not apply is named" t_bad_patch_named
 	while read -r b; do
 		plan_base "$b" full
