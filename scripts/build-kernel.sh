@@ -3,7 +3,7 @@
 # tinyconfig + the given fragments, build bzImage into OBJ.
 #
 # Usage: scripts/build-kernel.sh [--llvm] TREE REF OBJ FRAGMENT...
-#   --llvm: build with clang-19 and lld-19 (make LLVM=-19), as KMSAN needs;
+#   --llvm: build with clang and lld (use_llvm in lib.sh), as KMSAN needs;
 #   gcc otherwise.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -33,17 +33,15 @@ configure() {
 main() {
 	local cc=gcc
 	if [ "${1:-}" = --llvm ]; then
-		cc=clang-19
+		cc=$LLVM_CC
+		use_llvm
+		export KCONFIG_HOSTCC="ccache $cc"
 		shift
 	fi
 	[ $# -ge 4 ] || die "usage: $0 [--llvm] TREE REF OBJ FRAGMENT..."
 	local tree=$1 ref=$2 obj=$3
 	shift 3
 	need_cmd make "$cc" ccache flex bison bc
-	if [ "$cc" = clang-19 ]; then
-		need_cmd ld.lld-19
-		export LLVM=-19 KCONFIG_HOSTCC="ccache clang-19"
-	fi
 	use_ccache
 	mkdir -p "$obj"
 	checkout "$tree" "$ref"

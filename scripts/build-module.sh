@@ -14,8 +14,8 @@ main() {
 	# A module is built with the compiler of its kernel.
 	local cc=gcc
 	if grep -qx 'CONFIG_CC_IS_CLANG=y' "$obj/.config"; then
-		cc=clang-19
-		export LLVM=-19
+		cc=$LLVM_CC
+		use_llvm
 	fi
 	make -C "$obj" M="$dir" CC="ccache $cc" -j"$(nproc)" modules >"$dir/build.log" 2>&1 || {
 		{ grep -iE 'error|warning' "$dir/build.log" || true; } | head -n 20 >&2 || true

@@ -31,10 +31,9 @@ toolchain() {
 	powerpc) CROSS_COMPILE=powerpc64le-linux-gnu- ;;
 	x86_64-llvm)
 		KARCH=x86_64
-		CC_NAME=clang-19
-		HOSTCC_NAME=clang-19
-		export LLVM=-19
-		need_cmd clang-19 ld.lld-19
+		CC_NAME=$LLVM_CC
+		HOSTCC_NAME=$LLVM_CC
+		use_llvm
 		;;
 	*) die "unknown ARCH '$1'" ;;
 	esac

@@ -59,6 +59,15 @@ changed_files() {
 	esac
 }
 
+# The clang of every LLVM build here: Debian bookworm's clang-19 and
+# lld-19 (its default clang 14 is too old for 7.x). use_llvm checks that
+# they are there and exports LLVM for make; the compiler is $LLVM_CC.
+LLVM_CC=clang-19
+use_llvm() {
+	need_cmd "$LLVM_CC" ld.lld-19
+	export LLVM=-19
+}
+
 # use_ccache: the compiler cache of every build (paths relative to the
 # build directory: a rebuild of the same tree and build directory hits).
 use_ccache() {
