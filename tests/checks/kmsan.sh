@@ -63,11 +63,11 @@ t_kmsan_stock() {
 # Patched: the same boot reports nothing at all, and the list names the
 # record with no symbol before it __ftrace_invalid_address___0.
 t_kmsan_patched() {
-	local d=$KMSAN_DIR/guest-patched s
+	local d=$KMSAN_DIR/guest-patched s n
 	s=$(splats "$d/console.log" "$d/files/dmesg")
 	[ -z "$s" ] || { echo "the patched KMSAN kernel reported: $s"; return 1; }
 	echo "  no KMSAN report, no splat on the patched kernel"
-	grep -q '^__ftrace_invalid_address___0 \[modweak\]$' "$d/files/loaded" ||
-		{ echo "no __ftrace_invalid_address___0 [modweak] line on patched"; return 1; }
-	echo "  the record with no symbol before it: $(grep -c '^__ftrace_invalid_address___0 \[modweak\]$' "$d/files/loaded") x __ftrace_invalid_address___0 [modweak]"
+	n=$(grep -c '^__ftrace_invalid_address___0 \[modweak\]$' "$d/files/loaded" || true)
+	[ "$n" -gt 0 ] || { echo "no __ftrace_invalid_address___0 [modweak] line on patched"; return 1; }
+	echo "  the record with no symbol before it: $n x __ftrace_invalid_address___0 [modweak]"
 }
