@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Build one kernel out of tree, with ccache: check out REF in TREE, configure
-# tinyconfig + the given fragments, build bzImage into OBJ.
+# tinyconfig + the given fragments, build the image (bzImage on x86_64,
+# vmlinux elsewhere) and the modules into OBJ. modpost checks that every
+# module's undefined symbols are exported by vmlinux or another module.
 #
-# Usage: scripts/build-kernel.sh [--llvm] TREE REF OBJ FRAGMENT...
-#   --llvm: build with clang and lld (use_llvm in lib.sh), as KMSAN needs;
-#   gcc otherwise.
+# Usage: scripts/build-kernel.sh [--llvm | --arch ARCH] TREE REF OBJ FRAGMENT...
+#   --llvm: x86_64 with clang and lld (use_llvm in lib.sh), as KMSAN needs
+#   --arch ARCH: an ARCH of toolchain() in lib.sh (arm64 and powerpc are
+#   cross-compiled)
+#   x86_64 with gcc otherwise.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -31,29 +35,38 @@ configure() {
 }
 
 main() {
-	local cc=gcc
-	if [ "${1:-}" = --llvm ]; then
-		cc=$LLVM_CC
-		use_llvm
-		export KCONFIG_HOSTCC="ccache $cc"
+	local arch=x86_64 image=bzImage
+	case ${1:-} in
+	--llvm)
+		arch=x86_64-llvm
 		shift
-	fi
-	[ $# -ge 4 ] || die "usage: $0 [--llvm] TREE REF OBJ FRAGMENT..."
+		;;
+	--arch)
+		[ $# -ge 2 ] || die "--arch needs an ARCH"
+		arch=$2
+		shift 2
+		;;
+	esac
+	[ $# -ge 4 ] || die "usage: $0 [--llvm | --arch ARCH] TREE REF OBJ FRAGMENT..."
 	local tree=$1 ref=$2 obj=$3
 	shift 3
-	need_cmd make "$cc" ccache flex bison bc
+	toolchain "$arch"
+	[ "$KARCH" = x86_64 ] || image=vmlinux
+	export KCONFIG_HOSTCC="ccache $HOSTCC_NAME"
+	need_cmd make "$CC_NAME" "$HOSTCC_NAME" ccache flex bison bc
 	use_ccache
 	mkdir -p "$obj"
 	checkout "$tree" "$ref"
-	log "configuring $(basename "$obj") ($ref)"
+	log "configuring $(basename "$obj") ($ref, $arch)"
 	configure "$tree" "$obj" "$@"
-	log "building $(basename "$obj") ($ref)"
-	make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache $cc" HOSTCC="ccache $cc" bzImage modules >"$obj/build.log" 2>&1 || {
-		{ grep -E 'error|Error' "$obj/build.log" || true; } | head -n 20 >&2 || true
+	log "building $(basename "$obj") ($ref, $arch)"
+	make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache $CC_NAME" HOSTCC="ccache $HOSTCC_NAME" \
+		"$image" modules >"$obj/build.log" 2>&1 || {
+		{ grep -E 'error|Error|ERROR' "$obj/build.log" || true; } | head -n 20 >&2 || true
 		tail -n 20 "$obj/build.log" >&2
 		die "kernel build failed in $obj (log: $obj/build.log)"
 	}
-	log "built $obj/arch/x86/boot/bzImage"
+	log "built $image and modules in $obj"
 }
 
 main "$@"

@@ -19,28 +19,6 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# toolchain ARCH: set KARCH, CROSS_COMPILE, CC_NAME and HOSTCC_NAME for ARCH.
-toolchain() {
-	KARCH=$1
-	CROSS_COMPILE=""
-	CC_NAME=gcc
-	HOSTCC_NAME=gcc
-	case $1 in
-	x86_64) ;;
-	arm64) CROSS_COMPILE=aarch64-linux-gnu- ;;
-	powerpc) CROSS_COMPILE=powerpc64le-linux-gnu- ;;
-	x86_64-llvm)
-		KARCH=x86_64
-		CC_NAME=$LLVM_CC
-		HOSTCC_NAME=$LLVM_CC
-		use_llvm
-		;;
-	*) die "unknown ARCH '$1'" ;;
-	esac
-	CC_NAME=$CROSS_COMPILE$CC_NAME
-	export ARCH=$KARCH CROSS_COMPILE
-}
-
 # candidates TREE REF: the objects of the C files the series changes or
 # adds, and of the C files that include, by its name, a header it changes
 # in their directory; one per line.

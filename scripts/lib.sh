@@ -68,6 +68,32 @@ use_llvm() {
 	export LLVM=-19
 }
 
+# toolchain ARCH: set KARCH, CROSS_COMPILE, CC_NAME and HOSTCC_NAME for
+# ARCH (x86_64, arm64 or powerpc with Debian's cross compilers, or
+# x86_64-llvm: clang-19 and lld-19) and export ARCH and CROSS_COMPILE for
+# make.
+# shellcheck disable=SC2034 # HOSTCC_NAME is for the caller
+toolchain() {
+	KARCH=$1
+	CROSS_COMPILE=""
+	CC_NAME=gcc
+	HOSTCC_NAME=gcc
+	case $1 in
+	x86_64) ;;
+	arm64) CROSS_COMPILE=aarch64-linux-gnu- ;;
+	powerpc) CROSS_COMPILE=powerpc64le-linux-gnu- ;;
+	x86_64-llvm)
+		KARCH=x86_64
+		CC_NAME=$LLVM_CC
+		HOSTCC_NAME=$LLVM_CC
+		use_llvm
+		;;
+	*) die "unknown ARCH '$1'" ;;
+	esac
+	CC_NAME=$CROSS_COMPILE$CC_NAME
+	export ARCH=$KARCH CROSS_COMPILE
+}
+
 # use_ccache: the compiler cache of every build (paths relative to the
 # build directory: a rebuild of the same tree and build directory hits).
 use_ccache() {

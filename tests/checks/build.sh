@@ -107,6 +107,27 @@ t_matrix() {
 	echo "  symbol index compiled in: $have, as expected"
 }
 
+# A matrix cell that links: vmlinux and the modules of tinyconfig and the
+# fragments for ARCH, the KUnit suite among the modules, so that modpost
+# resolves the suite's undefined symbols against vmlinux's exports (the
+# object-only cells above never link it).
+t_matrix_modules() {
+	local name=$1 arch=$2 tree obj ko
+	shift 2
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	obj=$CACHE/build/$TEST_BASE/matrix-$name
+	"$TOP/scripts/build-kernel.sh" --arch "$arch" "$tree" series "$obj" "$@"
+	ko=$(find "$obj/lib/tests" -name 'ftrace_locs*.ko' -printf '%P\n')
+	[ -n "$ko" ] || { echo "the KUnit suite was not linked as a module"; return 1; }
+	# Without vmlinux's symbols modpost skips the check of undefined ones.
+	if grep -i 'symbol info of vmlinux is missing' "$obj/build.log"; then
+		return 1
+	fi
+	grep -q 'MODPOST Module.symvers' "$obj/build.log" ||
+		{ echo "modpost did not run (log: $obj/build.log)"; return 1; }
+	echo "  lib/tests/$ko linked; modpost resolved its undefined symbols against vmlinux ($(grep -c . "$obj/Module.symvers") exports)"
+}
+
 # The kernels of the end-to-end tests, stock and patched, with the same
 # options (config/x86_64-bench.config and config/e2e.config: -O2,
 # CONFIG_BUG, kvm.ko, the trace-printk sample, KUnit); the patched one also
