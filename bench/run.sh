@@ -116,8 +116,8 @@ build_kernels() {
 # functions is only timed ("times" in modules.list): reading
 # available_filter_functions, writing a ":mod:" filter and reading it back
 # each cost records x symbols on every kernel (print_rec() and lookup_ip()
-# still look up each record; one read of the list took 76.5 s on stock at
-# 65,000 functions under TCG), so its lists are not compared.
+# still look up each record, minutes for one read of the list at 65,000
+# functions under TCG), so its lists are not compared.
 LIST_MAX=16000
 
 build_modules() {
