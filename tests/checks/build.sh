@@ -117,7 +117,8 @@ t_matrix_modules() {
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	obj=$CACHE/build/$TEST_BASE/matrix-$name
 	"$TOP/scripts/build-kernel.sh" --arch "$arch" "$tree" series "$obj" "$@"
-	ko=$(find "$obj/lib/tests" -name 'ftrace_locs*.ko' -printf '%P\n')
+	# lib/tests/ on mainline, lib/ on 6.12
+	ko=$(cd "$obj" && find lib -name 'ftrace_locs*.ko')
 	[ -n "$ko" ] || { echo "the KUnit suite was not linked as a module"; return 1; }
 	# Without vmlinux's symbols modpost skips the check of undefined ones.
 	if grep -i 'symbol info of vmlinux is missing' "$obj/build.log"; then
@@ -125,7 +126,7 @@ t_matrix_modules() {
 	fi
 	grep -q 'MODPOST Module.symvers' "$obj/build.log" ||
 		{ echo "modpost did not run (log: $obj/build.log)"; return 1; }
-	echo "  lib/tests/$ko linked; modpost resolved its undefined symbols against vmlinux ($(grep -c . "$obj/Module.symvers") exports)"
+	echo "  $ko linked; modpost resolved its undefined symbols against vmlinux ($(grep -c . "$obj/Module.symvers") exports)"
 }
 
 # The kernels of the end-to-end tests, stock and patched, with the same
