@@ -22,9 +22,10 @@
 # Kernels of the quick tier (each built once, out of tree, in
 # $CACHE/build/BASE/): e2e-patched (every boot but the debug one),
 # debug-patched-MODEL (the debug quick subset), the objects of bisect (one
-# build per patch) and of six matrix cells, and matrix-ppc64le-modules
-# (a whole ppc64le tinyconfig kernel and its modules, for modpost). The full tier adds e2e-stock,
-# and for the mainline base kmsan-stock and kmsan-patched (clang-19).
+# build per patch) and of six matrix cells. The full tier adds e2e-stock,
+# matrix-ppc64le-modules (a whole ppc64le tinyconfig kernel and its
+# modules, for modpost: 609 s cold, so not in the quick tier), and for
+# the mainline base kmsan-stock and kmsan-patched (clang-19).
 
 # plan_base BASE TIER: every check of one base; TIER is the tier of the
 # checks the quick tier does not keep for that base.
@@ -48,7 +49,7 @@ plan_base() {
 		t_matrix x86_64-clang x86_64-llvm tinyconfig yes "$FRAG" "$m/x86_64-clang.config"
 	def "$b:matrix:ppc64le" "$t" "$b:series:git-am" "matrix: powerpc64le (MAX_OFFSET 16)" \
 		t_matrix ppc64le powerpc ppc64le_defconfig yes "$m/ppc64le.config"
-	def "$b:matrix:ppc64le-modules" "$t" "$b:series:git-am" "matrix: powerpc64le, the KUnit suite as a module, modpost" \
+	def "$b:matrix:ppc64le-modules" full "$b:series:git-am" "matrix: powerpc64le, the KUnit suite as a module, modpost" \
 		t_matrix_modules ppc64le-modules powerpc "$m/ppc64le-modules.config"
 	def "$b:build:e2e-stock" full "$b:series:git-am" "end-to-end kernel, stock" t_e2e_build stock
 	def "$b:build:e2e-patched" "$t" "$b:series:git-am" "end-to-end kernel, patched" t_e2e_build patched
