@@ -9,7 +9,9 @@
 # FTRACE_FL_DISABLED, i.e. the decisions themselves. (Turning the function
 # tracer on would show them too, but traces the whole kernel, far too slow
 # under TCG.) A module listed with "times" is only loaded and timed.
-# Last, /files/warn_control.ko warns once, and the log after it shows the
+# The trace buffer of every load goes to the host too ("traces": what
+# insmod_times read, kept in the work directory). Last,
+# /files/warn_control.ko warns once, and the log after it shows the
 # host that this kernel prints warnings.
 # shellcheck source=guest/lib.sh
 . /lib.sh
@@ -18,6 +20,7 @@ RUNS=$(cat /files/runs)
 
 setup_probes || { echo "cannot set kprobes on ftrace_module_enable"; exit 1; }
 : >/tmp/times
+: >/tmp/traces
 while read -r ko mode; do
 	name=${ko%.ko}
 	[ "$mode" = times ] || cat "$AFF" >/tmp/before
@@ -25,6 +28,7 @@ while read -r ko mode; do
 	while [ "$i" -le "$RUNS" ]; do
 		t=$(time_insmod "/files/$ko") || { echo "insmod $ko failed"; exit 1; }
 		echo "$name $i $t" >>/tmp/times
+		{ echo "### $name $i"; cat "$TRACING/trace"; } >>/tmp/traces
 		echo "bench: $name run $i: $t"
 		if [ "$i" -eq 1 ] && [ "$mode" != times ]; then
 			cat "$AFF" >/tmp/after
@@ -40,6 +44,7 @@ while read -r ko mode; do
 	done
 done </files/modules.list
 send times /tmp/times
+send traces /tmp/traces
 dmesg >/tmp/dmesg
 send dmesg /tmp/dmesg
 # The control: a module that warns once, after the log above was taken.

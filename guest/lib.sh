@@ -23,14 +23,7 @@ send() {
 # ftrace_module_init() (entry, return) and of trace_marker writes around
 # insmod, in the trace buffer; and, from the entry of
 # ftrace_module_enable() to its return only (event triggers), the
-# kmem:kmalloc events, whose bytes_req is the size every kvmalloc() asks
-# for first: those called from ftrace_mod_syms_build(), where the series
-# and each variant allocate their index, are its size. (Only where that
-# function is not inlined: the kernels with KUnit, which make it
-# visible; the others show 0. A kmalloc() of more than
-# KMALLOC_MAX_CACHE_SIZE is traced twice, the second time from the slab
-# allocator itself, which the call site leaves out, as it does the module
-# name that ftrace_module_enable() copies with kstrdup() on every kernel.)
+# kmem:kmalloc events, for the size of the index (see insmod_times).
 # Both probed functions are in kernel/trace/, built without fentry, so
 # these are int3 kprobes: no ftrace_ops is registered, and
 # ftrace_module_enable() runs as with no tracer (a kprobe on a traced
@@ -48,25 +41,49 @@ setup_probes() {
 	echo 1 >"$TRACING/tracing_on"
 }
 
-# time_insmod KO: load KO and print "<insmod us> <ftrace_module_enable() us>
-# <ftrace_module_init() us> <index bytes: what ftrace_mod_syms_build()
-# asked of kmalloc() for the insmod task, see setup_probes>".
-time_insmod() {
-	echo >"$TRACING/trace"
-	echo insmod-start >"$TRACING/trace_marker"
-	insmod "$1" || return 1
-	echo insmod-end >"$TRACING/trace_marker"
+# insmod_times TRACE: from the trace buffer of one load (time_insmod),
+# "<insmod us> <ftrace_module_enable() us> <ftrace_module_init() us>
+# <index bytes>". The index bytes: the bytes_req of the kmalloc events of
+# the insmod task inside ftrace_module_enable() that come from the
+# kvzalloc() with which ftrace_mod_syms_build() allocates the index of the
+# series and of each variant (its first attempt), each allocation once
+# (by its pointer). Their call site is ftrace_mod_syms_build() or the
+# kvmalloc itself, __kvmalloc_node_noprof(): on 7.x, a kmalloc of more
+# than KMALLOC_MAX_CACHE_SIZE is traced twice, from inside the slab
+# allocator (call site __kvmalloc_node_noprof()) and with its caller; on
+# 6.12, kvmalloc is out of line in mm/util.c and kmalloc names it as the
+# caller, except for at most PAGE_SIZE, where it is a tail call (the
+# event of a large kmalloc from inside the slab allocator then names
+# __kmalloc_node_noprof()). Only where ftrace_mod_syms_build() is not
+# inlined: the kernels with KUnit, which make it visible; the others show
+# 0. The module name that ftrace_module_enable() copies with kstrdup() on
+# every kernel is left out by its call site.
+insmod_times() {
 	awk '
 		function ts(line,   a, n) { n = split(line, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", a[i]); return a[i] } }
+		function field(line, name,   v) { v = line; if (!sub(".* " name "=", "", v)) return ""; sub(/ .*/, "", v); return v }
 		/insmod-start/ { s = ts($0) }
 		/insmod-end/ { e = ts($0) }
 		/fme_entry:/ { fs = ts($0); task = $1 }
 		/fme_return:/ { fe = ts($0) }
 		/fmi_entry:/ { is = ts($0) }
 		/fmi_return:/ { ie = ts($0) }
-		/ kmalloc: call_site=ftrace_mod_syms_build\+/ && fs != "" && fe == "" && $1 == task { v = $0; sub(/.*bytes_req=/, "", v); sub(/ .*/, "", v); bytes += v + 0 }
+		/ kmalloc: call_site=(ftrace_mod_syms_build|__kvmalloc_node_noprof)\+/ && fs != "" && fe == "" && $1 == task {
+			p = field($0, "ptr")
+			if (!(p in seen)) { seen[p] = 1; bytes += field($0, "bytes_req") + 0 }
+		}
 		END {
 			if (s == "" || e == "" || fs == "" || fe == "" || is == "" || ie == "") { print "missing timestamps" > "/dev/stderr"; exit 1 }
 			printf "%d %d %d %d\n", (e - s) * 1000000 + 0.5, (fe - fs) * 1000000 + 0.5, (ie - is) * 1000000 + 0.5, bytes
-		}' "$TRACING/trace"
+		}' "$1"
+}
+
+# time_insmod KO: load KO and print its times as insmod_times does; the
+# trace of the load stays in the buffer until the next one.
+time_insmod() {
+	echo >"$TRACING/trace"
+	echo insmod-start >"$TRACING/trace_marker"
+	insmod "$1" || return 1
+	echo insmod-end >"$TRACING/trace_marker"
+	insmod_times "$TRACING/trace"
 }
