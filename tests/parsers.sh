@@ -3,8 +3,9 @@
 # tests/fixtures/ (no kernel, no qemu): KUnit cases (scripts/kunit-cases.py),
 # ftracetest results (scripts/ftracetest-cases.sh), the lines a module
 # load adds (scripts/list-delta.sh), the splat detector, the KMSAN report
-# reader and the verdict of a boot (scripts/splat.sh) and the benchmark's
-# medians (scripts/stats.sh).
+# reader and the verdict of a boot (scripts/splat.sh), the benchmark's
+# medians (scripts/stats.sh) and the times and index bytes of one load
+# (insmod_times, guest/lib.sh).
 # Each fixture has the output its parser must give; ends with
 # "N passed, N failed, N skipped" (tests/run.sh runs it first, as
 # any:repo:parsers).
@@ -19,6 +20,8 @@ set -euo pipefail
 . "$TOP/scripts/splat.sh"
 # shellcheck source=scripts/stats.sh
 . "$TOP/scripts/stats.sh"
+# shellcheck source=guest/lib.sh
+. "$TOP/guest/lib.sh"
 
 FIX=$TOP/tests/fixtures
 
@@ -45,6 +48,14 @@ set_verdicts() {
 		echo "$s: $(boot_verdict "$t/$s"); files: $(find "$t/$s/files" -type f -printf '%f\n' | sort | paste -sd' ')"
 	done
 	rm -rf "$t"
+}
+
+# load_times DIR: insmod_times of each trace of one load in DIR, by name.
+load_times() {
+	local f
+	for f in "$1"/*.trace; do
+		echo "$(basename "$f" .trace): $(insmod_times "$f")"
+	done
 }
 
 # refuses NAME PATTERN CMD...: CMD must fail with an error matching PATTERN.
@@ -82,6 +93,7 @@ main() {
 		kmsan_reports "$FIX/kmsan/stock-console.log"
 	expect "parser: no KMSAN report in a clean boot" /dev/null kmsan_reports "$FIX/boot/pass/console.log"
 	expect "parser: benchmark medians and ranges" "$FIX/bench/expect" summarize "$FIX/bench/times.tsv"
+	expect "parser: times and index bytes of one load" "$FIX/insmod/expect" load_times "$FIX/insmod"
 	[ -n "${CASES:-}" ] || result_summary
 }
 
