@@ -181,9 +181,7 @@ scenario_tracing() {
 		fail "function tracer: $nw records of weak enabled, want $(wc -l </files/weak.live)"
 	[ "$nb" -eq "$(module_records big /tmp/after)" ] ||
 		fail "function tracer: $nb records of big enabled, want $(module_records big /tmp/after)"
-	! grep -q __ftrace_invalid_address /tmp/enabled ||
-		fail "a dead call site is enabled"
-	grep "\[weak\]" /tmp/enabled | cut -d' ' -f1 | sort >/tmp/enabled.weak
+	enabled_weak
 	say "function tracer with cached :mod: filters: weak $nw records enabled (its live functions), big $nb (all), no dead call site"
 	echo nop >"$TRACING/current_tracer"
 	rmmod weak big || fail "rmmod under the function tracer"
@@ -338,6 +336,202 @@ scenario_cycles() {
 	put times /tmp/times
 }
 
+# enabled_weak: the records of weak in the snapshot of enabled_functions,
+# by name, sorted, in /tmp/enabled.weak; no dead call site in it.
+enabled_weak() {
+	! grep -q __ftrace_invalid_address /tmp/enabled || fail "a dead call site is enabled"
+	grep "\[weak\]" /tmp/enabled | cut -d' ' -f1 | sort >/tmp/enabled.weak
+}
+
+# 7. Booted with ftrace=function: every record is enabled from boot, and
+# so every record of a module as it loads, except the dead call sites of
+# overridden weak functions (FTRACE_FL_DISABLED).
+scenario_boot_function() {
+	[ "$(cat "$TRACING/current_tracer")" = function ] ||
+		fail "ftrace=function did not start the function tracer (current_tracer: $(cat "$TRACING/current_tracer"))"
+	cat "$AFF" >/tmp/before
+	insmod /files/weak.ko || fail "insmod weak.ko under ftrace=function"
+	cat "$TRACING/enabled_functions" >/tmp/enabled
+	echo nop >"$TRACING/current_tracer"
+	cat "$AFF" >/tmp/after
+	enabled_weak
+	sort /files/weak.live >/tmp/live
+	cmp -s /tmp/enabled.weak /tmp/live ||
+		fail "ftrace=function: records of weak enabled: $(tr '\n' ' ' </tmp/enabled.weak)"
+	[ "$(wc -l </tmp/enabled)" -eq "$(wc -l </tmp/after)" ] ||
+		fail "ftrace=function: $(wc -l </tmp/enabled) records in enabled_functions, $(wc -l </tmp/after) in available_filter_functions"
+	rmmod weak || fail "rmmod weak"
+	cmp -s /tmp/before "$AFF" || fail "unloading weak did not restore available_filter_functions"
+	say "ftrace=function from boot: weak loaded with $(wc -l </tmp/enabled.weak) records enabled (its live functions), no dead call site; enabled_functions holds all $(wc -l </tmp/after) records of available_filter_functions"
+	put before /tmp/before
+	put after /tmp/after
+	put enabled.weak /tmp/enabled.weak
+}
+
+# 8. Booted with ftrace=function ftrace_filter=ksys_sync,:mod:weak: the
+# filter on the module is cached at boot and applied as it loads, where
+# the kernel takes :mod: from ftrace_filter= (7.3 does, through
+# ftrace_set_regex()); then exactly its live functions are enabled and the
+# calls of its init to them are traced. A kernel that drops the :mod:
+# part at boot must enable none of them.
+scenario_boot_filter() {
+	[ "$(cat "$TRACING/current_tracer")" = function ] ||
+		fail "ftrace=function did not start the function tracer"
+	grep -qx ksys_sync "$TRACING/set_ftrace_filter" || fail "ftrace_filter= did not set ksys_sync"
+	cached=0
+	! grep -q ':mod:weak$' "$TRACING/set_ftrace_filter" || cached=1
+	insmod /files/weak.ko || fail "insmod weak.ko under ftrace=function"
+	cat "$TRACING/enabled_functions" >/tmp/enabled
+	cat "$TRACING/trace" >/tmp/trace
+	echo nop >"$TRACING/current_tracer"
+	enabled_weak
+	if [ "$cached" = 1 ]; then
+		sort /files/weak.live >/tmp/live
+		cmp -s /tmp/enabled.weak /tmp/live ||
+			fail "ftrace_filter=:mod:weak: records of weak enabled: $(tr '\n' ' ' </tmp/enabled.weak)"
+		n=0
+		while read -r f; do
+			grep -qw "$f" /tmp/trace && n=$((n + 1))
+		done </files/weak.called
+		[ "$n" -eq "$(wc -l </files/weak.called)" ] ||
+			fail "the function tracer traced $n of the $(wc -l </files/weak.called) functions weak's init calls"
+		what="cached at boot; at the load exactly weak's $(wc -l </tmp/enabled.weak) live functions were enabled, and the $n calls its init makes to them traced"
+	else
+		[ ! -s /tmp/enabled.weak ] ||
+			fail "ftrace_filter= without :mod:weak, yet records of weak enabled: $(tr '\n' ' ' </tmp/enabled.weak)"
+		what="not taken at boot by this kernel (set_ftrace_filter: $(tr '\n' ' ' <"$TRACING/set_ftrace_filter")); no record of weak enabled"
+	fi
+	[ "$(grep -cv '\[weak\]' /tmp/enabled)" -eq 1 ] ||
+		fail "enabled_functions holds other records than ksys_sync and weak's: $(grep -v '\[weak\]' /tmp/enabled | head -n 5 | tr '\n' ' ')"
+	rmmod weak || fail "rmmod weak"
+	echo >"$TRACING/set_ftrace_filter"
+	say "ftrace=function ftrace_filter=ksys_sync,:mod:weak from boot: :mod:weak $what; no dead call site"
+	put enabled.weak /tmp/enabled.weak
+}
+
+# stop_loops: end the background loops of scenario_reload and wait for them.
+stop_loops() {
+	rm -f /tmp/running
+	wait
+	[ ! -s /tmp/loop-errors ] || fail "failed beside the loads: $(head -n 3 /tmp/loop-errors | tr '\n' ' ')"
+}
+
+# reload_fail MSG: fail, with the background loops stopped first.
+reload_fail() {
+	stop_loops
+	fail "$@"
+}
+
+# 9. weak loaded and unloaded again and again while one task starts and
+# stops the function tracer with a filter on weak (":mod:weak", cached
+# while weak is out) and another reads available_filter_functions: the
+# list the same after each load, and at the end no record enabled, the
+# decisions and the filter on weak exactly its live functions.
+scenario_reload() {
+	cycles=$(cat /files/cycles)
+	cat "$AFF" >/tmp/before
+	insmod /files/weak.ko || fail "insmod weak.ko"
+	cat "$AFF" >/tmp/after
+	rmmod weak || fail "rmmod weak"
+	rm -f /tmp/loop-errors
+	touch /tmp/running
+	(
+		t=0
+		while [ -e /tmp/running ]; do
+			echo ':mod:weak' >"$TRACING/set_ftrace_filter" || echo ":mod:weak write $t" >>/tmp/loop-errors
+			echo function >"$TRACING/current_tracer" || echo "function tracer start $t" >>/tmp/loop-errors
+			echo nop >"$TRACING/current_tracer"
+			t=$((t + 1))
+		done
+		echo "$t" >/tmp/starts
+	) &
+	(
+		r=0
+		while [ -e /tmp/running ]; do
+			cat "$AFF" >/dev/null || echo "available_filter_functions read $r" >>/tmp/loop-errors
+			r=$((r + 1))
+		done
+		echo "$r" >/tmp/reads
+	) &
+	i=1
+	while [ "$i" -le "$cycles" ]; do
+		insmod /files/weak.ko || reload_fail "insmod weak.ko, load $i"
+		cat "$AFF" >/tmp/now
+		cmp -s /tmp/after /tmp/now || reload_fail "load $i: the list differs from the first load's"
+		rmmod weak || reload_fail "rmmod weak, load $i"
+		i=$((i + 1))
+	done
+	stop_loops
+	starts=$(cat /tmp/starts)
+	reads=$(cat /tmp/reads)
+	if [ "$starts" -eq 0 ] || [ "$reads" -eq 0 ]; then
+		fail "the loops beside the loads did not run (tracer starts $starts, list reads $reads)"
+	fi
+	echo >"$TRACING/set_ftrace_filter"
+	cat "$TRACING/enabled_functions" >/tmp/enabled
+	[ ! -s /tmp/enabled ] || fail "records enabled with no tracer: $(head -n 5 /tmp/enabled | tr '\n' ' ')"
+	cmp -s /tmp/before "$AFF" || fail "after the last unload the list differs from the one before"
+	insmod /files/weak.ko || fail "insmod weak.ko after the loop"
+	decided_records weak >/tmp/decided.weak
+	sort /files/weak.live >/tmp/live
+	cmp -s /tmp/decided.weak /tmp/live ||
+		fail "records enabled after the loop: $(tr '\n' ' ' </tmp/decided.weak)"
+	echo ':mod:weak' >"$TRACING/set_ftrace_filter" || fail ":mod:weak"
+	cut -d' ' -f1 "$TRACING/set_ftrace_filter" | sort >/tmp/filter
+	echo >"$TRACING/set_ftrace_filter"
+	cmp -s /tmp/filter /tmp/live || fail ":mod:weak after the loop holds: $(tr '\n' ' ' </tmp/filter)"
+	rmmod weak || fail "rmmod weak"
+	say "$cycles loads and unloads of weak, the same list after each, beside $starts function tracer starts with :mod:weak and $reads reads of available_filter_functions; then no record enabled, and weak's decisions and :mod:weak exactly its live functions"
+	echo "reload $cycles $starts $reads" >/tmp/times
+	put before /tmp/before
+	put after /tmp/after
+	put decided.weak /tmp/decided.weak
+	put times /tmp/times
+}
+
+# load_each MODULE...: insmod each of /files/MODULE.ko in turn.
+# shellcheck disable=SC2317 # called through elapsed_ms
+load_each() {
+	for m in "$@"; do
+		insmod "/files/$m.ko" || fail "insmod $m.ko"
+	done
+}
+
+# unload_each MODULE...: rmmod each in turn.
+# shellcheck disable=SC2317 # called through elapsed_ms
+unload_each() {
+	for m in "$@"; do
+		rmmod "$m" || fail "rmmod $m"
+	done
+}
+
+# 10. Hundreds of small modules (10-50 functions each) loaded one by one,
+# then the big one; all unloaded. The load and unload times per module,
+# the list after the loads (as the lines they add), the list from before
+# after the unloads, the Slab counter before and after (kmemleak below).
+scenario_many() {
+	# shellcheck disable=SC2046 # one module name per word
+	set -- $(cat /files/many.list)
+	count=$#
+	cat "$AFF" >/tmp/before
+	slab0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	load=$(elapsed_ms load_each "$@") || exit 1
+	big=$(time_insmod /files/big.ko) || fail "insmod big.ko after $count small modules"
+	cat "$AFF" >/tmp/after
+	nrec=0
+	for m in "$@"; do
+		nrec=$((nrec + $(module_records "$m" /tmp/after)))
+	done
+	unload=$(elapsed_ms unload_each big "$@") || exit 1
+	slab1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	cmp -s /tmp/before "$AFF" || fail "unloading all did not restore available_filter_functions"
+	say "$count small modules ($nrec records) loaded in $load ms, then big ($big: insmod, ftrace_module_enable(), ftrace_module_init() us, index bytes); all unloaded in $unload ms; the list restored; Slab: $slab0 kB before, $slab1 kB after (kmemleak below)"
+	echo "many $count $load $unload $(echo "$big" | cut -d' ' -f1-2) $slab0 $slab1" >/tmp/times
+	put before /tmp/before
+	put after /tmp/after
+	put times /tmp/times
+}
+
 # Positive controls: each detector reports what it exists to report.
 scenario_control() {
 	echo WARNING >"$DEBUGFS/provoke-crash/DIRECT"
@@ -381,6 +575,10 @@ run_one() {
 	filter) detectors_start && scenario_filter && detectors_end ;;
 	nomem) detectors_start && scenario_nomem && detectors_end ;;
 	cycles) detectors_start && scenario_cycles && detectors_end ;;
+	boot-function) detectors_start && scenario_boot_function && detectors_end ;;
+	boot-filter) detectors_start && scenario_boot_filter && detectors_end ;;
+	reload) detectors_start && scenario_reload && detectors_end ;;
+	many) detectors_start && scenario_many && detectors_end ;;
 	*) fail "unknown scenario '$1'" ;;
 	esac
 }

@@ -4,6 +4,7 @@
 # Usage: scripts/gen-module.sh bench NAME NFUNCS DIR [NDATA]
 #        scripts/gen-module.sh weak NAME DIR [--live-first]
 #        scripts/gen-module.sh warn NAME DIR
+#        scripts/gen-module.sh many NAME COUNT DIR
 #
 # bench: NFUNCS one-line global functions, each with NDATA (default 1)
 #   static data symbols, split over files of 1,000 functions. With call padding every function
@@ -19,6 +20,9 @@
 #   of 6.12 warns about dead code at the start of a section.
 # warn: a module whose init WARN()s once and loads: the control that shows
 #   a kernel prints warnings and the checks see them.
+# many: COUNT small modules NAME_1 ... NAME_COUNT, built by one Kbuild file,
+#   the i-th with 10 + (7 i mod 41) one-line functions (10 to 50), one data
+#   symbol each; DIR/NAME.list names them in order.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -127,6 +131,24 @@ gen_weak() {
 	echo $(((WEAK + 1) / 2)) >"$dir/expect.dead"
 }
 
+gen_many() {
+	local name=$1 count=$2 dir=$3 i n
+	[[ $count =~ ^[1-9][0-9]*$ ]] || die "COUNT must be a positive number, not '$count'"
+	: >"$dir/Kbuild"
+	: >"$dir/$name.list"
+	for ((i = 1; i <= count; i++)); do
+		n=$((10 + 7 * i % 41))
+		{
+			gen_bench_file "${name}_$i" 0 $((n - 1)) 1
+			echo '#include <linux/module.h>'
+			echo 'MODULE_LICENSE("GPL");'
+			echo "MODULE_DESCRIPTION(\"ftrace-modsyms small module, $n functions\");"
+		} >"$dir/${name}_$i.c"
+		echo "obj-m += ${name}_$i.o" >>"$dir/Kbuild"
+		echo "${name}_$i" >>"$dir/$name.list"
+	done
+}
+
 gen_warn() {
 	local name=$1 dir=$2
 	cat >"$dir/$name.c" <<EOC
@@ -153,7 +175,7 @@ EOC
 }
 
 main() {
-	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first] | warn NAME DIR"
+	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first] | warn NAME DIR | many NAME COUNT DIR"
 	local kind=$1
 	shift
 	case $kind in
@@ -173,6 +195,10 @@ main() {
 	warn)
 		[ $# -eq 2 ] || die "usage: $0 warn NAME DIR"
 		mkdir -p "$2" && gen_warn "$1" "$2"
+		;;
+	many)
+		[ $# -eq 3 ] || die "usage: $0 many NAME COUNT DIR"
+		mkdir -p "$3" && gen_many "$1" "$2" "$3"
 		;;
 	*) die "unknown module kind '$kind' (bench, weak or warn)" ;;
 	esac

@@ -174,12 +174,13 @@ lock_cache() {
 }
 
 # kind_ref KIND: the git ref of the work tree a kernel KIND is built from:
-# stock is the base as Debian ships it, patched the series on top.
+# stock is the base as Debian ships it, patched the series on top (a
+# mutant too, with its change applied to its own tree).
 kind_ref() {
 	case $1 in
 	stock) echo base ;;
-	patched) echo series ;;
-	*) die "unknown kernel kind '$1' (stock or patched)" ;;
+	patched | mutant) echo series ;;
+	*) die "unknown kernel kind '$1' (stock, patched or mutant)" ;;
 	esac
 }
 

@@ -4,16 +4,22 @@
 # stall detection with tight thresholds), stock and patched.
 #
 # Usage: tests/debug.sh [--base BASE] [--preempt MODEL] [--quick]
-#                       [--kernels "stock patched"] [--out DIR]
+#                       [--kernels "stock patched"] [--scenarios "NAME..."]
+#                       [--out DIR] [--mutant DIFF]
 #
 #   --preempt MODEL  lazy (default on 7.x: x86 offers no none or voluntary
 #                    there), full, none or voluntary (6.12); a model the base
 #                    cannot build is an error
-#   --quick          the subset the test command runs: smaller modules,
-#                    10 load/unload cycles, patched kernel only unless
-#                    --kernels says otherwise
+#   --quick          the subset the test command runs: its first six
+#                    scenarios, smaller modules, 10 load/unload cycles,
+#                    patched kernel only unless --kernels says otherwise
+#   --scenarios LIST only these scenarios (of SCENARIOS below), each in a
+#                    boot of its own, at the sizes --quick or not chooses
 #   --out DIR        where the table and the logs go (default
-#                    results/debug/BASE-MODEL, or a work dir with --quick)
+#                    results/debug/BASE-MODEL; none with --quick or
+#                    --scenarios: the table stays in the work dir)
+#   --mutant DIFF    the kernel "mutant" only: the patched one with DIFF
+#                    applied (tests/mutants.sh), and no control boots
 #   --report-only    no build and no boot: judge again the boots of the last
 #                    run with the same options (kept in $CACHE/debug/)
 #
@@ -42,7 +48,9 @@ set -euo pipefail
 
 # kmemleak is read by the guest itself; every other report comes from the
 # project's one splat detector (scripts/splat.sh).
-SCENARIOS=(load parallel tracing filter nomem cycles)
+# The scenarios (guest/debug.sh): the first six are the quick subset.
+SCENARIOS=(load parallel tracing filter nomem cycles boot-function boot-filter reload many)
+QUICK_SCENARIOS=6
 
 # record STATUS TEXT: report one result (scripts/result.sh); WORK/cases
 # keeps it for the test command (tests/run.sh reports each case).
@@ -52,12 +60,18 @@ record() {
 }
 
 build_kernels() {
-	local k ref
+	local k tree rc=0
 	for k in $KERNELS; do
-		ref=$(kind_ref "$k")
-		"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" "$k")" "$ref" "$BUILD/debug-$k-$MODEL" \
+		tree=$(kind_tree "$BASE" "$k")
+		if [ "$k" = mutant ]; then
+			git -C "$tree" checkout -q --detach series
+			git -C "$tree" apply "$MUTANT" || die "$MUTANT does not apply to $tree"
+		fi
+		"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref "$k")" "$BUILD/debug-$k-$MODEL" \
 			"$TOP/config/x86_64-bench.config" "$TOP/config/debug.config" \
-			"$TOP/config/preempt-$MODEL.config"
+			"$TOP/config/preempt-$MODEL.config" || rc=$?
+		[ "$k" != mutant ] || git -C "$tree" checkout -q -- .
+		[ "$rc" -eq 0 ] || die "the $k debug kernel did not build"
 	done
 }
 
@@ -83,9 +97,33 @@ build_modules() {
 	# What weak's init calls (weak_setup_N -> weak_plain_N -> weak_hook_N).
 	printf 'weak_plain_%d\nweak_hook_%d\n' 0 0 1 1 2 2 >"$WORK/files/weak.called"
 	echo "$CYCLES" >"$WORK/files/cycles"
+	build_many "$obj"
 	cp "$obj/samples/kmemleak/kmemleak-test.ko" "$WORK/files/" ||
 		die "no kmemleak-test.ko in $obj"
 	"$TOP/scripts/mkinitramfs.sh" "$WORK/debug.cpio" "$TOP/guest/debug.sh" "$WORK/files"/*
+}
+
+# build_many OBJ: the MANY small modules of scenario "many", built against
+# OBJ in one Kbuild directory (without debug info: 300 of them go into the
+# initramfs), and their list.
+build_many() {
+	local obj=$1 m
+	[[ " ${SCENARIOS[*]} " == *" many "* ]] || return 0
+	"$TOP/scripts/gen-module.sh" many many "$MANY" "$WORK/mods/many"
+	log "building $MANY small modules"
+	"$TOP/scripts/build-module.sh" "$obj" "$WORK/mods/many"
+	while read -r m; do
+		strip --strip-debug -o "$WORK/files/$m.ko" "$WORK/mods/many/$m.ko"
+	done <"$WORK/mods/many/many.list"
+	cp "$WORK/mods/many/many.list" "$WORK/files/"
+}
+
+# scenario_cmdline SCENARIO: what SCENARIO adds to the kernel command line.
+scenario_cmdline() {
+	case $1 in
+	boot-function) echo " ftrace=function" ;;
+	boot-filter) echo " ftrace=function ftrace_filter=ksys_sync,:mod:weak" ;;
+	esac
 }
 
 # boot KERNEL SCENARIO: one boot; the guest's output in $WORK/KERNEL/SCENARIO.
@@ -126,7 +164,7 @@ boot_once() {
 	local names=$2
 	[ "$2" != set ] || names=$(set_list "$1")
 	log "booting debug-$1-$MODEL: $names"
-	GUEST_SMP=2 GUEST_CMDLINE="ftm_scenario=$names loglevel=7 watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5" \
+	GUEST_SMP=2 GUEST_CMDLINE="ftm_scenario=$names loglevel=7 watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5$(scenario_cmdline "$2")" \
 		"$TOP/scripts/run-guest.sh" "$BUILD/debug-$1-$MODEL/arch/x86/boot/bzImage" \
 		"$WORK/debug.cpio" "$3" "$LIMIT" >/dev/null 2>&1 || true
 	grep -a '^debug: ' "$3/console.log" | sed "s/^/  $1: /" || true
@@ -232,7 +270,10 @@ compare_with_stock() {
 	parallel) same_as_stock "$s" delta-sorted ;;
 	tracing) same_as_stock "$s" enabled.weak ;;
 	filter) same_as_stock "$s" filter ;;
-	nomem | cycles) same_as_stock "$s" delta decided.weak ;;
+	nomem | cycles | reload) same_as_stock "$s" delta decided.weak ;;
+	boot-function) same_as_stock "$s" delta enabled.weak ;;
+	boot-filter) same_as_stock "$s" enabled.weak ;;
+	many) same_as_stock "$s" delta ;;
 	esac
 }
 
@@ -261,6 +302,8 @@ cell() {
 		filter) n=$(awk '{ printf "%s%s %.1f s", (NR > 1 ? "; " : ""), ($1 == "glob" ? "glob" : ":mod:"), $2 / 1000 }' "$t") ;;
 		nomem) n=$(awk '{ printf "%d + %d failures injected; big: %.2f s enable", $2, $3, $5 / 1e6 }' "$t") ;;
 		cycles) n=$(awk '{ printf "Slab %d -> %d kB", $2, $3 }' "$t") ;;
+		reload) n=$(awk '{ printf "%d loads beside %d tracer starts and %d list reads", $2, $3, $4 }' "$t") ;;
+		many) n=$(awk '{ printf "%d modules: %.0f ms load, %.0f ms unload each; then big: %.2f s insmod, %.1f ms enable; Slab %d -> %d kB", $2, $3 / $2, $4 / ($2 + 1), $5 / 1e6, $6 / 1e3, $7, $8 }' "$t") ;;
 		esac
 	fi
 	echo "$v${n:+ ($n)}"
@@ -321,17 +364,18 @@ facts() {
 	echo "- config: tinyconfig + config/x86_64-bench.config + config/debug.config + config/preempt-$MODEL.config ($(grep -E '^CONFIG_PREEMPT(_NONE|_VOLUNTARY|_LAZY)?=y|^CONFIG_PREEMPT_DYNAMIC=y' "$obj/.config" | paste -sd' '))"
 	echo "- boot: watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5, hung task timeout 10 s"
 	echo "- qemu: accel $("$TOP/scripts/qemu-accel.sh" "$obj/arch/x86/boot/bzImage"), 2 vCPUs, 2 GiB; ${SET:-one boot per scenario and kernel}"
-	echo "- modules: $(awk '{ printf "%s%s %d functions (%d data symbols each)", (NR > 1 ? ", " : ""), $1, $2, $3 }' <<<"$SIZES"); weak (overridden weak functions); $CYCLES load/unload cycles"
+	echo "- modules: $(awk '{ printf "%s%s %d functions (%d data symbols each)", (NR > 1 ? ", " : ""), $1, $2, $3 }' <<<"$SIZES"); weak (overridden weak functions); $CYCLES load/unload cycles; scenario many: $MANY small modules of 10-50 functions"
 	echo "- times: one run per scenario and kernel; guest clocksource: $(tr -d '\r' <"$WORK/${KERNELS##* }/$([ -n "$SET" ] && echo set || echo load)/console.log" 2>/dev/null | sed -n 's/.*clocksource: Switched to clocksource //p' | tail -n 1)"
 	echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 }
 
 main() {
-	local quick=0 tree
+	local quick=0 tree only="" s
 	BASE=$(mainline_base)
 	MODEL=lazy
 	KERNELS=""
 	REPORT_ONLY=0
+	MUTANT=""
 	OUT=""
 	SET=""
 	while [ $# -gt 0 ]; do
@@ -340,8 +384,10 @@ main() {
 		--preempt) MODEL=$2; shift 2 ;;
 		--quick) quick=1; shift ;;
 		--kernels) KERNELS=$2; shift 2 ;;
+		--scenarios) only=$2; shift 2 ;;
 		--out) OUT=$2; shift 2 ;;
 		--report-only) REPORT_ONLY=1; shift ;;
+		--mutant) MUTANT=$(realpath "$2"); KERNELS=mutant; shift 2 ;;
 		*) die "unknown option '$1' (see the head of $0)" ;;
 		esac
 	done
@@ -351,18 +397,27 @@ main() {
 	if [ $quick -eq 1 ]; then
 		SIZES=$'big 3000 2\nmid 1000 1\nsmall 500 1'
 		CYCLES=10
+		MANY=30
 		LIMIT=900
 		KERNELS=${KERNELS:-patched}
-		SCENARIOS+=(leaks)
-		SET="one boot per kernel for all scenarios, then one kmemleak check for them (leaks) and on patched the lockup control; one boot for the other controls"
 	else
 		SIZES=$'big 15000 2\nmid 5000 1\nsmall 2000 1'
 		CYCLES=50
+		MANY=300
 		LIMIT=3600
 		KERNELS=${KERNELS:-stock patched}
-		OUT=${OUT:-$TOP/results/debug/$BASE-$MODEL}
+		[ -n "$only" ] || [ -n "$MUTANT" ] || OUT=${OUT:-$TOP/results/debug/$BASE-$MODEL}
 	fi
-	[ "${KERNELS##* }" = patched ] || die "--kernels must end with patched"
+	[ "${KERNELS##* }" = patched ] || [ -n "$MUTANT" ] || die "--kernels must end with patched"
+	if [ -n "$only" ]; then
+		for s in $only; do
+			[[ " ${SCENARIOS[*]} " == *" $s "* ]] || die "unknown scenario '$s' (known: ${SCENARIOS[*]})"
+		done
+		read -ra SCENARIOS <<<"$only"
+	elif [ $quick -eq 1 ]; then
+		SCENARIOS=("${SCENARIOS[@]:0:QUICK_SCENARIOS}" leaks)
+		SET="one boot per kernel for all scenarios, then one kmemleak check for them (leaks) and on patched the lockup control; one boot for the other controls"
+	fi
 	[ -n "${LOCKED:-}" ] || lock_cache
 	trap 'restore_trees "$BASE"' EXIT
 	"$TOP/scripts/install-deps.sh"
@@ -379,7 +434,7 @@ main() {
 		build_modules "$tree"
 	fi
 	boot_sets
-	check_controls
+	[ -n "$MUTANT" ] || check_controls
 	run_scenarios
 	table >"$WORK/table.md"
 	facts >"$WORK/facts.md"

@@ -5,7 +5,10 @@
 # the guest and check that those cases fail. The unmutated series runs
 # first and must pass. Then the same for the ftracetest tests of the
 # series (tests/mutants/selftest/*.diff, each naming the tests that must
-# fail), on a test kernel built from the mutated tree. Ends with
+# fail), on a test kernel built from the mutated tree. Then scenarios of
+# tests/debug.sh (quick sizes) on a debug kernel built from the mutated
+# tree (tests/mutants/debug/*.diff, each naming the scenarios that must
+# fail). Ends with
 # "N passed, N failed, N skipped"; a mutant passes when everything it names failed.
 #
 # Usage: tests/mutants.sh [-k PATTERN] [BASE]   (default 7.3; about a
@@ -98,6 +101,30 @@ run_selftest_mutant() {
 	fi
 }
 
+# run_debug_mutant DIFF: the scenarios DIFF names, on a debug kernel of
+# the series with DIFF applied (tests/debug.sh --mutant, quick sizes, no
+# control boots: the patched kernel's runs show its detectors); each must
+# fail.
+run_debug_mutant() {
+	local diff=$1 mut what want log cases s missed=""
+	mut=debug-$(basename "$diff" .diff)
+	what=$(sed -n 's/^Mutant: //p' "$diff")
+	want=$(sed -n 's/^Expect-fail: //p' "$diff")
+	log=$CACHE/mutants/$mut.log
+	mkdir -p "$CACHE/mutants"
+	LOCKED=1 "$TOP/tests/debug.sh" --base "$BASE" --quick --mutant "$diff" --scenarios "$want" >"$log" 2>&1 || true
+	cases=$CACHE/debug/$BASE-lazy/cases
+	grep -q '^[A-Z]' "$cases" 2>/dev/null || die "mutant $mut: no scenario ran (log $log)"
+	for s in $want; do
+		grep -q "^FAIL	$s on debug-mutant-" "$cases" || missed="$missed $s"
+	done
+	if [ -z "$missed" ]; then
+		result PASS "$mut ($what)" "failed: $(grep -o '^FAIL	[a-z-]* on debug-mutant-[a-z]*: [^(]*' "$cases" | cut -f2 | paste -sd';')"
+	else
+		result FAIL "$mut ($what)" "passed:$missed (log $log)"
+	fi
+}
+
 # run_harness_mutant DIFF: apply DIFF to a copy of this repository and run
 # its tests/parsers.sh; the cases DIFF names must fail.
 run_harness_mutant() {
@@ -157,6 +184,10 @@ main() {
 	for diff in "$TOP/tests/mutants/selftest/"*.diff; do
 		picked "$diff" || continue
 		run_selftest_mutant "$diff"
+	done
+	for diff in "$TOP/tests/mutants/debug/"*.diff; do
+		picked "$diff" || continue
+		run_debug_mutant "$diff"
 	done
 	echo
 	result_summary
