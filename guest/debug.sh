@@ -433,12 +433,21 @@ scenario_reload() {
 	insmod /files/weak.ko || fail "insmod weak.ko"
 	cat "$AFF" >/tmp/after
 	rmmod weak || fail "rmmod weak"
-	rm -f /tmp/loop-errors
+	rm -f /tmp/loop-errors /tmp/refused
 	touch /tmp/running
 	(
 		t=0
 		while [ -e /tmp/running ]; do
-			echo ':mod:weak' >"$TRACING/set_ftrace_filter" || echo ":mod:weak write $t" >>/tmp/loop-errors
+			# A module between ftrace_module_init() and
+			# ftrace_module_enable() (or going away) has records
+			# that match nothing, and cache_mod() refuses it as
+			# loaded: EINVAL, on stock as well. Counted, not failed.
+			if ! err=$({ echo ':mod:weak' >"$TRACING/set_ftrace_filter"; } 2>&1); then
+				case $err in
+				*"Invalid argument"*) echo x >>/tmp/refused ;;
+				*) echo ":mod:weak write $t: $err" >>/tmp/loop-errors ;;
+				esac
+			fi
 			echo function >"$TRACING/current_tracer" || echo "function tracer start $t" >>/tmp/loop-errors
 			echo nop >"$TRACING/current_tracer"
 			t=$((t + 1))
@@ -464,6 +473,8 @@ scenario_reload() {
 	stop_loops
 	starts=$(cat /tmp/starts)
 	reads=$(cat /tmp/reads)
+	refused=0
+	[ ! -e /tmp/refused ] || refused=$(wc -l </tmp/refused)
 	if [ "$starts" -eq 0 ] || [ "$reads" -eq 0 ]; then
 		fail "the loops beside the loads did not run (tracer starts $starts, list reads $reads)"
 	fi
@@ -481,8 +492,8 @@ scenario_reload() {
 	echo >"$TRACING/set_ftrace_filter"
 	cmp -s /tmp/filter /tmp/live || fail ":mod:weak after the loop holds: $(tr '\n' ' ' </tmp/filter)"
 	rmmod weak || fail "rmmod weak"
-	say "$cycles loads and unloads of weak, the same list after each, beside $starts function tracer starts with :mod:weak and $reads reads of available_filter_functions; then no record enabled, and weak's decisions and :mod:weak exactly its live functions"
-	echo "reload $cycles $starts $reads" >/tmp/times
+	say "$cycles loads and unloads of weak, the same list after each, beside $starts function tracer starts with :mod:weak ($refused of the writes refused with EINVAL while weak was coming or going) and $reads reads of available_filter_functions; then no record enabled, and weak's decisions and :mod:weak exactly its live functions"
+	echo "reload $cycles $starts $reads $refused" >/tmp/times
 	put before /tmp/before
 	put after /tmp/after
 	put decided.weak /tmp/decided.weak
