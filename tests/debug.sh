@@ -282,7 +282,7 @@ compare_with_stock() {
 	tracing) same_as_stock "$s" enabled.weak ;;
 	filter) same_as_stock "$s" filter ;;
 	nomem | cycles | reload) same_as_stock "$s" delta decided.weak ;;
-	boot-function) same_as_stock "$s" delta enabled.weak ;;
+	boot-function) same_as_stock "$s" delta enabled.weak notenabled ;;
 	boot-filter) same_as_stock "$s" enabled.weak ;;
 	many) same_as_stock "$s" delta ;;
 	esac
@@ -376,7 +376,7 @@ facts() {
 	echo "- boot: $BOOT_ARGS, hung task timeout 10 s; scenarios boot-function and boot-filter add$(scenario_cmdline boot-function) and$(scenario_cmdline boot-filter)"
 	echo "- qemu: accel $("$TOP/scripts/qemu-accel.sh" "$obj/arch/x86/boot/bzImage"), 2 vCPUs, 2 GiB; ${SET:-one boot per scenario and kernel}"
 	echo "- modules: $(awk '{ printf "%s%s %d functions (%d data symbols each)", (NR > 1 ? ", " : ""), $1, $2, $3 }' <<<"$SIZES"); weak (overridden weak functions); $CYCLES load/unload cycles; scenario many: $MANY small modules of 10-50 functions"
-	echo "- times: one run per scenario and kernel; guest clocksource: $(tr -d '\r' <"$WORK/${KERNELS##* }/$([ -n "$SET" ] && echo set || echo load)/console.log" 2>/dev/null | sed -n 's/.*clocksource: Switched to clocksource //p' | tail -n 1)"
+	echo "- times: one run per scenario and kernel; guest clocksource: $(tr -d '\r' 2>/dev/null <"$WORK/${KERNELS##* }/$([ -n "$SET" ] && echo set || echo "${SCENARIOS[0]}")/console.log" | sed -n 's/.*clocksource: Switched to clocksource //p' | tail -n 1)"
 	echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 }
 
