@@ -162,12 +162,13 @@ boot() {
 # The command line of every boot: the lockup and stall detectors tight,
 # and 4-level paging (no5lvl). With 5-level paging (the TCG CPU has LA57)
 # the KASAN kernels report a wild-memory-access when anything KASAN
-# checks runs inside identify_cpu() of the boot CPU, which clears
-# boot_cpu_data's feature bits, LA57 among them, before it reads them
-# again: an interrupt there now and then (do_raw_spin_lock() from
-# handle_edge_irq()), and with ftrace=function the tracer callback in
-# every boot (ring_buffer_lock_reserve()); on stock and patched alike,
-# before any module (2026-12-03).
+# checks runs inside identify_cpu() of the boot CPU: an interrupt there
+# now and then (do_raw_spin_lock() from handle_edge_irq()), and with
+# ftrace=function the tracer callback in every boot
+# (ring_buffer_lock_reserve()); on stock and patched alike, before any
+# module (2026-12-03). identify_cpu() clears boot_cpu_data's feature
+# bits, LA57 among them, before it reads them again: the likely cause, by
+# our reading of the code; with no5lvl neither report has come back.
 BOOT_ARGS="watchdog_thresh=2 softlockup_panic=1 rcupdate.rcu_cpu_stall_timeout=5 no5lvl"
 
 # boot_once KERNEL SCENARIO OUT: the boot itself.
