@@ -343,14 +343,20 @@ enabled_weak() {
 	grep "\[weak\]" /tmp/enabled | cut -d' ' -f1 | sort >/tmp/enabled.weak
 }
 
+# tracer_from_boot: ftrace=function on the command line started the
+# function tracer.
+tracer_from_boot() {
+	[ "$(cat "$TRACING/current_tracer")" = function ] ||
+		fail "ftrace=function did not start the function tracer (current_tracer: $(cat "$TRACING/current_tracer"))"
+}
+
 # 7. Booted with ftrace=function: the records are enabled from boot, and
 # every record of a module as it loads, except the dead call sites of
 # overridden weak functions (FTRACE_FL_DISABLED): the lines of
 # available_filter_functions not enabled are exactly those (the host
 # compares them with stock's too).
 scenario_boot_function() {
-	[ "$(cat "$TRACING/current_tracer")" = function ] ||
-		fail "ftrace=function did not start the function tracer (current_tracer: $(cat "$TRACING/current_tracer"))"
+	tracer_from_boot
 	cat "$AFF" >/tmp/before
 	insmod /files/weak.ko || fail "insmod weak.ko under ftrace=function"
 	cat "$TRACING/enabled_functions" >/tmp/enabled
@@ -387,8 +393,7 @@ scenario_boot_function() {
 # calls of its init to them are traced. A kernel that drops the :mod:
 # part at boot must enable none of them.
 scenario_boot_filter() {
-	[ "$(cat "$TRACING/current_tracer")" = function ] ||
-		fail "ftrace=function did not start the function tracer"
+	tracer_from_boot
 	grep -qx ksys_sync "$TRACING/set_ftrace_filter" || fail "ftrace_filter= did not set ksys_sync"
 	cached=0
 	! grep -q ':mod:weak$' "$TRACING/set_ftrace_filter" || cached=1
