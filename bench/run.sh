@@ -4,11 +4,13 @@
 # modules in qemu.
 #
 # Usage: bench/run.sh [--base BASE] [--sizes "2000 8000 16000"] [--big]
-#                     [--runs N] [--out DIR]
+#                     [--variants "NAME..."] [--runs N] [--out DIR]
 #   --base  the base (a line of bases; default: the mainline one, 7.3),
 #           with the series of patches/BASE
 #   --big   adds a 65,000-function module (amdgpu scale; stock needs
 #           minutes per load under TCG)
+#   --variants  only these variants (NAME of bench/variant-NAME.patch;
+#           default: all of them); stock and patched always run
 #   --runs  loads per module and kernel (default 3)
 #   --out   results directory (default: results/ in this repository for
 #           the mainline base, results/BASE/ for another)
@@ -235,13 +237,14 @@ main() {
 	SIZES="2000 8000 16000"
 	RUNS=3
 	BIG=0
-	local out="" work tree
+	local out="" only="" work tree v chosen
 	BASE=$(mainline_base)
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--base) BASE=$2; shift 2 ;;
 		--sizes) SIZES=$2; shift 2 ;;
 		--big) BIG=1; shift ;;
+		--variants) only=$2; shift 2 ;;
 		--runs) RUNS=$2; shift 2 ;;
 		--out) out=$2; shift 2 ;;
 		*) die "unknown option '$1' (see the head of $0)" ;;
@@ -254,7 +257,15 @@ main() {
 		[ "$BASE" = "$(mainline_base)" ] || out=$TOP/results/$BASE
 	fi
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
-	mapfile -t KERNELS < <(echo stock; echo patched; variants)
+	if [ -n "$only" ]; then
+		read -r -a chosen <<<"$only"
+		for v in "${chosen[@]}"; do
+			[ -e "$TOP/bench/variant-$v.patch" ] || die "--variants: no bench/variant-$v.patch"
+		done
+		mapfile -t KERNELS < <(echo stock; echo patched; printf '%s\n' "${chosen[@]}")
+	else
+		mapfile -t KERNELS < <(echo stock; echo patched; variants)
+	fi
 	lock_cache
 	trap 'restore_trees "$BASE"' EXIT
 	"$TOP/scripts/install-deps.sh"
