@@ -4,14 +4,21 @@
 # modules in qemu.
 #
 # Usage: bench/run.sh [--base BASE] [--sizes "2000 8000 16000"] [--big]
-#                     [--variants "NAME..."] [--runs N] [--out DIR]
+#                     [--variants "NAME..."] [--runs N] [--rounds R]
+#                     [--out DIR]
 #   --base  the base (a line of bases; default: the mainline one, 7.3),
 #           with the series of patches/BASE
 #   --big   adds a 65,000-function module (amdgpu scale; stock needs
 #           minutes per load under TCG)
 #   --variants  only these variants (NAME of bench/variant-NAME.patch;
 #           default: all of them); stock and patched always run
-#   --runs  loads per module and kernel (default 3)
+#   --runs  loads per module and kernel in one boot (default 3)
+#   --rounds  boots of each kernel but stock (default 1): round 1 boots
+#           every kernel in order, round 2 the same kernels but stock in
+#           the reverse order, and so on, so that a host whose speed drifts
+#           during the run slows every kernel alike. Only round 1 compares
+#           the lists; later rounds only time the loads. Stock boots once:
+#           it is hundreds of times slower, drift cannot change that.
 #   --out   results directory (default: results/ in this repository for
 #           the mainline base, results/BASE/ for another)
 #
@@ -143,17 +150,52 @@ build_modules() {
 	cp "$work/warn_control/warn_control.ko" "$work/"
 }
 
+# boot KERNEL CPIO DIR LIMIT ROUND RUNS
+boot() {
+	log "round $5: booting $1 (runs: $6, limit $4 s)"
+	"$TOP/scripts/run-guest.sh" "$(kernel_dir "$1")/arch/x86/boot/bzImage" "$2" "$3" "$4"
+}
+
+# round_order R: the kernels round R boots, one per line: all of them in
+# round 1; after it every kernel but stock, reversed in even rounds.
+round_order() {
+	if [ "$1" -eq 1 ]; then
+		printf '%s\n' "${KERNELS[@]}"
+	elif [ $(($1 % 2)) -eq 0 ]; then
+		printf '%s\n' "${KERNELS[@]:1}" | tac
+	else
+		printf '%s\n' "${KERNELS[@]:1}"
+	fi
+}
+
+# guest_dir WORK KERNEL ROUND: where the output of that boot goes.
+guest_dir() {
+	if [ "$3" -eq 1 ]; then echo "$1/guest-$2"; else echo "$1/guest-$2.r$3"; fi
+}
+
 run_kernels() {
-	local work=$1 k limit
+	local work=$1 k limit r
 	echo "$RUNS" >"$work/runs"
 	# shellcheck disable=SC2046
 	"$TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$TOP/guest/bench.sh" \
 		"$work/runs" "$work/modules.list" "$work/warn_control.ko" $(awk -v w="$work" '{ print w "/" $1 }' "$work/modules.list")
+	if [ "$ROUNDS" -gt 1 ]; then
+		# Later rounds: the same modules, only timed.
+		mkdir -p "$work/timed"
+		awk '{ print $1, "times" }' "$work/modules.list" >"$work/timed/modules.list"
+		# shellcheck disable=SC2046
+		"$TOP/scripts/mkinitramfs.sh" "$work/bench-timed.cpio" "$TOP/guest/bench.sh" \
+			"$work/runs" "$work/timed/modules.list" "$work/warn_control.ko" $(awk -v w="$work" '{ print w "/" $1 }' "$work/modules.list")
+	fi
 	limit=$((600 + RUNS * 240 * $(wc -l <"$work/modules.list") * (BIG + 1)))
-	for k in "${KERNELS[@]}"; do
-		log "booting $k (runs: $RUNS, limit ${limit}s)"
-		"$TOP/scripts/run-guest.sh" "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
-			"$work/bench.cpio" "$work/guest-$k" "$limit"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		while read -r k; do
+			if [ "$r" -eq 1 ]; then
+				boot "$k" "$work/bench.cpio" "$(guest_dir "$work" "$k" 1)" "$limit" "$r" "$RUNS"
+			else
+				boot "$k" "$work/bench-timed.cpio" "$(guest_dir "$work" "$k" "$r")" "$limit" "$r" "$RUNS"
+			fi
+		done < <(round_order "$r")
 	done
 }
 
@@ -212,19 +254,25 @@ compare_lists() {
 	return $bad
 }
 
+# collect WORK OUT: every round's times in OUT/times.tsv, the load of
+# round R numbered after those of the rounds before it.
 collect() {
-	local work=$1 out=$2 k
+	local work=$1 out=$2 k r dir
 	mkdir -p "$out"
 	for k in "${KERNELS[@]}"; do
-		awk -v k="$k" 'BEGIN { OFS = "\t" } { n = $1; sub("^modsyms_", "", n); print k, $1, n, $2, $3, $4, $5, $6 }' \
-			"$work/guest-$k/files/times"
+		for ((r = 1; r <= ROUNDS; r++)); do
+			dir=$(guest_dir "$work" "$k" "$r")
+			[ "$r" -eq 1 ] || [ "$k" != stock ] || continue
+			awk -v k="$k" -v o=$(((r - 1) * RUNS)) 'BEGIN { OFS = "\t" } { n = $1; sub("^modsyms_", "", n); print k, $1, n, $2 + o, $3, $4, $5, $6 }' \
+				"$dir/files/times"
+		done
 	done >"$out/times.tsv"
 	{
 		echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version), stock and with patches/$BASE"
 		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/e2e.config (KUnit, kvm, samples); patched and the variants + config/e2e-series.config (the series' KUnit suite and sample as modules), gcc $(gcc -dumpfullversion)"
 		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $("$TOP/scripts/qemu-accel.sh" "$(kernel_dir patched)/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$work/guest-patched/files/dmesg" | tail -n 1 | sed 's/Switched to clocksource //') (under TCG the guest is given the host's TSC rate, scripts/run-guest.sh)"
 		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol; the same .ko loaded by every kernel"
-		echo "- runs: $RUNS loads per module and kernel, no tracer active; insmod = trace_marker before and after insmod; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); times in the trace clock (us); index = the bytes_req of the kmem:kmalloc events called from ftrace_mod_syms_build() (the first attempt of its kvzalloc()) by the insmod task, traced only inside ftrace_module_enable() by event triggers on the kprobes; all these kprobes are int3 ones (kernel/trace/ has no fentry), so no ftrace_ops is registered during the loads"
+		echo "- runs: $RUNS loads per module and kernel in each boot; $(rounds_fact); no tracer active; insmod = trace_marker before and after insmod; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); times in the trace clock (us); index = the bytes_req of the kmem:kmalloc events called from ftrace_mod_syms_build() (the first attempt of its kvzalloc()) by the insmod task, traced only inside ftrace_module_enable() by event triggers on the kprobes; all these kprobes are int3 ones (kernel/trace/ has no fentry), so no ftrace_ops is registered during the loads"
 		echo "- kernels: stock = the Debian source as is; patched = the series; each other = the series + bench/variant-NAME.patch:"
 		for k in "${KERNELS[@]:2}"; do
 			echo "  - $k: $(subject "$TOP/bench/variant-$k.patch")"
@@ -233,9 +281,19 @@ collect() {
 	} >"$out/facts.md"
 }
 
+# rounds_fact: how the kernels were booted, for facts.md.
+rounds_fact() {
+	if [ "$ROUNDS" -eq 1 ]; then
+		echo "each kernel booted once, one after the other"
+	else
+		echo "$ROUNDS rounds: stock booted once, every other kernel once per round, the order reversed in every other round ($((ROUNDS * RUNS)) loads each)"
+	fi
+}
+
 main() {
 	SIZES="2000 8000 16000"
 	RUNS=3
+	ROUNDS=1
 	BIG=0
 	local out="" only="" work tree v chosen
 	BASE=$(mainline_base)
@@ -246,11 +304,13 @@ main() {
 		--big) BIG=1; shift ;;
 		--variants) only=$2; shift 2 ;;
 		--runs) RUNS=$2; shift 2 ;;
+		--rounds) ROUNDS=$2; shift 2 ;;
 		--out) out=$2; shift 2 ;;
 		*) die "unknown option '$1' (see the head of $0)" ;;
 		esac
 	done
 	[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive number"
+	[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds takes a positive number"
 	base_info "$BASE" pkg >/dev/null
 	if [ -z "$out" ]; then
 		out=$TOP/results
