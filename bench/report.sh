@@ -3,6 +3,7 @@
 #
 # Usage: bench/report.sh RESULTS_DIR
 #   RESULTS_DIR/times.tsv: kernel module functions run insmod_us enable_us
+#                          init_us index_bytes (one line per load)
 #   RESULTS_DIR/facts.md:  kernel, config, accel, runs (written by run.sh)
 # Writes RESULTS_DIR/results.md and RESULTS_DIR/plot.png. The summary
 # itself (median and range) is scripts/stats.sh.
@@ -25,16 +26,20 @@ cell() {
 	echo "$(ms "$1") ($(ms "$2")-$(ms "$3"))"
 }
 
+# ratio R: R thousandths as a ratio, to three significant digits or so.
+ratio() { awk -v r="$1" 'BEGIN { v = r / 1000; printf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v) }'; }
+
 table() {
-	local sum=$1 k m f n mi a b me c d ii e g by si se
-	echo "| module | functions | kernel | runs | insmod ms, median (min-max) | ftrace_module_enable() ms | ftrace_module_init() ms | index bytes | insmod speed-up | enable speed-up |"
-	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
-	while IFS=$'\t' read -r k m f n mi a b me c d ii e g by _; do
+	local sum=$1 k m f n mi a b me c d ii e g by y z r rl rh si se
+	echo "| module | functions | kernel | runs | insmod ms, median (min-max) | ftrace_module_enable() ms | ftrace_module_init() ms | index bytes | enable / init | insmod speed-up | enable speed-up |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	# shellcheck disable=SC2034 # y, z: the index's min and max
+	while IFS=$'\t' read -r k m f n mi a b me c d ii e g by y z r rl rh; do
 		si=$(awk -F'\t' -v m="$m" '$1 == "stock" && $2 == m { print $5 }' "$sum")
 		se=$(awk -F'\t' -v m="$m" '$1 == "stock" && $2 == m { print $8 }' "$sum")
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
 			"$m" "$f" "$k" "$n" "$(cell "$mi" "$a" "$b")" "$(cell "$me" "$c" "$d")" \
-			"$(cell "$ii" "$e" "$g")" "${by:--}" \
+			"$(cell "$ii" "$e" "$g")" "${by:--}" "$(ratio "$r") ($(ratio "$rl")-$(ratio "$rh"))" \
 			"$(awk -v s="$si" -v x="$mi" 'BEGIN { printf(s ? "%.0fx" : "-", s / (x ? x : 1)) }')" \
 			"$(awk -v s="$se" -v x="$me" 'BEGIN { printf(s ? "%.0fx" : "-", s / (x ? x : 1)) }')"
 	done < <(kernels "$sum" | awk -F'\t' -v OFS='\t' 'NR == FNR { r[$1] = FNR; next } { print r[$1], $0 }' - "$sum" |
@@ -74,7 +79,12 @@ main() {
 	local dir=$1
 	[ -s "$dir/times.tsv" ] || die "no $dir/times.tsv"
 	need_cmd gnuplot gawk
-	summarize "$dir/times.tsv" >"$dir/summary.tsv"
+	# Each load's ftrace_module_enable() time over its ftrace_module_init()
+	# time, in thousandths: the same code on every kernel, so the ratio
+	# cancels most of the host's drift between and within boots.
+	awk -F'\t' -v OFS='\t' '{ print $0, ($7 > 0 ? 1000 * $6 / $7 : 0) }' "$dir/times.tsv" >"$dir/times+ratio.tsv"
+	summarize "$dir/times+ratio.tsv" >"$dir/summary.tsv"
+	rm -f "$dir/times+ratio.tsv"
 	{
 		cat "$dir/facts.md"
 		echo
