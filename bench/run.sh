@@ -150,12 +150,6 @@ build_modules() {
 	cp "$work/warn_control/warn_control.ko" "$work/"
 }
 
-# boot KERNEL CPIO DIR LIMIT ROUND RUNS
-boot() {
-	log "round $5: booting $1 (runs: $6, limit $4 s)"
-	"$TOP/scripts/run-guest.sh" "$(kernel_dir "$1")/arch/x86/boot/bzImage" "$2" "$3" "$4"
-}
-
 # round_order R: the kernels round R boots, one per line: all of them in
 # round 1; after it every kernel but stock, reversed in even rounds.
 round_order() {
@@ -173,28 +167,30 @@ guest_dir() {
 	if [ "$3" -eq 1 ]; then echo "$1/guest-$2"; else echo "$1/guest-$2.r$3"; fi
 }
 
-run_kernels() {
-	local work=$1 k limit r
-	echo "$RUNS" >"$work/runs"
+# initramfs WORK CPIO LIST: the guest's initramfs, with LIST as its
+# modules.list and every module of WORK/modules.list.
+initramfs() {
 	# shellcheck disable=SC2046
-	"$TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$TOP/guest/bench.sh" \
-		"$work/runs" "$work/modules.list" "$work/warn_control.ko" $(awk -v w="$work" '{ print w "/" $1 }' "$work/modules.list")
-	if [ "$ROUNDS" -gt 1 ]; then
-		# Later rounds: the same modules, only timed.
-		mkdir -p "$work/timed"
-		awk '{ print $1, "times" }' "$work/modules.list" >"$work/timed/modules.list"
-		# shellcheck disable=SC2046
-		"$TOP/scripts/mkinitramfs.sh" "$work/bench-timed.cpio" "$TOP/guest/bench.sh" \
-			"$work/runs" "$work/timed/modules.list" "$work/warn_control.ko" $(awk -v w="$work" '{ print w "/" $1 }' "$work/modules.list")
-	fi
+	"$TOP/scripts/mkinitramfs.sh" "$2" "$TOP/guest/bench.sh" "$1/runs" "$3" \
+		"$1/warn_control.ko" $(awk -v w="$1" '{ print w "/" $1 }' "$1/modules.list")
+}
+
+run_kernels() {
+	local work=$1 k limit r cpio
+	echo "$RUNS" >"$work/runs"
+	initramfs "$work" "$work/bench.cpio" "$work/modules.list"
+	# Later rounds load the same modules, only timed.
+	mkdir -p "$work/timed"
+	awk '{ print $1, "times" }' "$work/modules.list" >"$work/timed/modules.list"
+	initramfs "$work" "$work/bench-timed.cpio" "$work/timed/modules.list"
 	limit=$((600 + RUNS * 240 * $(wc -l <"$work/modules.list") * (BIG + 1)))
 	for ((r = 1; r <= ROUNDS; r++)); do
+		cpio=$work/bench-timed.cpio
+		[ "$r" -gt 1 ] || cpio=$work/bench.cpio
 		while read -r k; do
-			if [ "$r" -eq 1 ]; then
-				boot "$k" "$work/bench.cpio" "$(guest_dir "$work" "$k" 1)" "$limit" "$r" "$RUNS"
-			else
-				boot "$k" "$work/bench-timed.cpio" "$(guest_dir "$work" "$k" "$r")" "$limit" "$r" "$RUNS"
-			fi
+			log "round $r: booting $k (runs: $RUNS, limit $limit s)"
+			"$TOP/scripts/run-guest.sh" "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
+				"$cpio" "$(guest_dir "$work" "$k" "$r")" "$limit"
 		done < <(round_order "$r")
 	done
 }
@@ -261,8 +257,8 @@ collect() {
 	mkdir -p "$out"
 	for k in "${KERNELS[@]}"; do
 		for ((r = 1; r <= ROUNDS; r++)); do
-			dir=$(guest_dir "$work" "$k" "$r")
 			[ "$r" -eq 1 ] || [ "$k" != stock ] || continue
+			dir=$(guest_dir "$work" "$k" "$r")
 			awk -v k="$k" -v o=$(((r - 1) * RUNS)) 'BEGIN { OFS = "\t" } { n = $1; sub("^modsyms_", "", n); print k, $1, n, $2 + o, $3, $4, $5, $6 }' \
 				"$dir/files/times"
 		done
