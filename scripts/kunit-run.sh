@@ -37,8 +37,16 @@ main() {
 	ln -sf "$TOP/scripts/kunit-qemu.sh" "$bin/qemu-system-x86_64"
 	rm -f "$out/results.json"
 	log "kunit.py run --arch=$arch in $build"
+	# A tree whose kunit.py has no qemu config for ARCH (6.12 has no
+	# powerpcle) gets the project's own.
+	if [ -e "$tree/tools/testing/kunit/qemu_configs/$arch.py" ]; then
+		args+=(--arch="$arch")
+	else
+		[ -e "$TOP/config/kunit/qemu-$arch.py" ] || die "kunit.py of $tree has no qemu config for $arch"
+		args+=(--qemu_config="$TOP/config/kunit/qemu-$arch.py")
+	fi
 	PATH=$bin:$PATH python3 "$tree/tools/testing/kunit/kunit.py" run \
-		--arch="$arch" --build_dir="$build" \
+		--build_dir="$build" \
 		--kunitconfig="$TOP/config/kunit/ftrace_locs.kunitconfig" "${args[@]}" \
 		--jobs "$(nproc)" --timeout 900 \
 		--json="$out/results.json" >"$out/kunit.log" 2>&1 || rc=$?
