@@ -82,9 +82,7 @@ main() {
 	# Each load's ftrace_module_enable() time over its ftrace_module_init()
 	# time, in thousandths: the same code on every kernel, so the ratio
 	# cancels most of the host's drift between and within boots.
-	awk -F'\t' -v OFS='\t' '{ print $0, ($7 > 0 ? 1000 * $6 / $7 : 0) }' "$dir/times.tsv" >"$dir/times+ratio.tsv"
-	summarize "$dir/times+ratio.tsv" >"$dir/summary.tsv"
-	rm -f "$dir/times+ratio.tsv"
+	summarize <(awk -F'\t' -v OFS='\t' '{ print $0, ($7 > 0 ? 1000 * $6 / $7 : 0) }' "$dir/times.tsv") >"$dir/summary.tsv"
 	{
 		cat "$dir/facts.md"
 		echo
