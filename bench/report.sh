@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Turn the benchmark's raw times into a markdown table and a PNG plot.
 #
-# Usage: bench/report.sh RESULTS_DIR
+# Usage: bench/report.sh RESULTS_DIR [UNIT]
 #   RESULTS_DIR/times.tsv: kernel module functions run insmod_us enable_us
 #                          init_us index_bytes (one line per load)
 #   RESULTS_DIR/facts.md:  kernel, config, accel, runs (written by run.sh)
 # Writes RESULTS_DIR/results.md and RESULTS_DIR/plot.png. The summary
-# itself (median and range) is scripts/stats.sh.
+# itself (median and range) is scripts/stats.sh. UNIT names what a
+# thousandth of the times is (default "ms"; "M instructions" for a run
+# under qemu's -icount, where one microsecond is a thousand instructions).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -20,7 +22,7 @@ kernels() {
 		sort -k1,1n -k2,2 | cut -f2
 }
 
-# cell MED MIN MAX: "median (min-max)" in ms, or "-" if not measured.
+# cell MED MIN MAX: "median (min-max)" in UNIT, or "-" if not measured.
 cell() {
 	[ -n "$1" ] || { echo -; return; }
 	echo "$(ms "$1") ($(ms "$2")-$(ms "$3"))"
@@ -31,7 +33,7 @@ ratio() { awk -v r="$1" 'BEGIN { v = r / 1000; printf(v >= 100 ? "%.0f" : v >= 1
 
 table() {
 	local sum=$1 k m f n mi a b me c d ii e g by y z r rl rh si se
-	echo "| module | functions | kernel | runs | insmod ms, median (min-max) | ftrace_module_enable() ms | ftrace_module_init() ms | index bytes | enable / init | insmod speed-up | enable speed-up |"
+	echo "| module | functions | kernel | runs | insmod $UNIT, median (min-max) | ftrace_module_enable() $UNIT | ftrace_module_init() $UNIT | index bytes | enable / init | insmod speed-up | enable speed-up |"
 	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	# shellcheck disable=SC2034 # y, z: the index's min and max
 	while IFS=$'\t' read -r k m f n mi a b me c d ii e g by y z r rl rh; do
@@ -65,9 +67,9 @@ set logscale xy
 set key top left
 set xlabel "functions in the module"
 set grid
-set ylabel "insmod, ms (median)"
+set ylabel "insmod, $UNIT (median)"
 plot $ins
-set ylabel "ftrace\\\\_module\\\\_enable(), ms (median)"
+set ylabel "ftrace\\\\_module\\\\_enable(), $UNIT (median)"
 plot $en
 unset multiplot
 EOG
@@ -75,8 +77,9 @@ EOG
 }
 
 main() {
-	[ $# -eq 1 ] || die "usage: $0 RESULTS_DIR"
+	[[ $# -ge 1 && $# -le 2 ]] || die "usage: $0 RESULTS_DIR [UNIT]"
 	local dir=$1
+	UNIT=${2:-ms}
 	[ -s "$dir/times.tsv" ] || die "no $dir/times.tsv"
 	need_cmd gnuplot gawk
 	# Each load's ftrace_module_enable() time over its ftrace_module_init()

@@ -5,7 +5,7 @@
 #
 # Usage: bench/run.sh [--base BASE] [--sizes "2000 8000 16000"] [--big]
 #                     [--variants "NAME..."] [--runs N] [--rounds R]
-#                     [--out DIR]
+#                     [--icount] [--out DIR]
 #   --base  the base (a line of bases; default: the mainline one, 7.3),
 #           with the series of patches/BASE
 #   --big   adds a 65,000-function module (amdgpu scale; stock needs
@@ -19,8 +19,15 @@
 #           during the run slows every kernel alike. Only round 1 compares
 #           the lists; later rounds only time the loads. Stock boots once:
 #           it is hundreds of times slower, drift cannot change that.
+#   --icount  count instead of time: the guests run under TCG with
+#           -icount shift=0 (scripts/run-guest.sh), so every time is
+#           virtual, one nanosecond per guest instruction: the same on
+#           every run, whatever the host does, and one round is enough.
+#           It tells which code executes fewer instructions, not how
+#           caches and memory would treat it on hardware.
 #   --out   results directory (default: results/ in this repository for
-#           the mainline base, results/BASE/ for another)
+#           the mainline base, results/BASE/ for another; with --icount,
+#           the icount/ directory under it)
 #
 # Prints a markdown table, writes DIR/results.md and DIR/plot.png, and
 # fails if any module's lines in available_filter_functions differ between
@@ -268,7 +275,7 @@ collect() {
 	{
 		echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version), stock and with patches/$BASE"
 		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/e2e.config (KUnit, kvm, samples); patched and the variants + config/e2e-series.config (the series' KUnit suite and sample as modules), gcc $(gcc -dumpfullversion)"
-		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $("$TOP/scripts/qemu-accel.sh" "$(kernel_dir patched)/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$work/guest-patched/files/dmesg" | tail -n 1 | sed 's/Switched to clocksource //') (under TCG the guest is given the host's TSC rate, scripts/run-guest.sh)"
+		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(accel_fact), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$work/guest-patched/files/dmesg" | tail -n 1 | sed 's/Switched to clocksource //') (under TCG the guest is given the host's TSC rate, scripts/run-guest.sh)"
 		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol; the same .ko loaded by every kernel"
 		echo "- runs: $RUNS loads per module and kernel in each boot; $(rounds_fact); no tracer active; insmod = trace_marker before and after insmod; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); times in the trace clock (us); index = the bytes_req of the kmem:kmalloc events called from ftrace_mod_syms_build() (the first attempt of its kvzalloc()) by the insmod task, traced only inside ftrace_module_enable() by event triggers on the kprobes; all these kprobes are int3 ones (kernel/trace/ has no fentry), so no ftrace_ops is registered during the loads"
 		echo "- kernels: stock = the Debian source as is; patched = the series; each other = the series + bench/variant-NAME.patch:"
@@ -277,6 +284,15 @@ collect() {
 		done
 		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 	} >"$out/facts.md"
+}
+
+# accel_fact: how qemu ran the guests, for facts.md.
+accel_fact() {
+	if [ "${GUEST_CLOCK:-host}" = icount ]; then
+		echo "TCG with -icount shift=0 (--icount: the guest's clock advances 1 ns per guest instruction, so every time below is a count: 1 ms = 1,000,000 guest instructions)"
+	else
+		"$TOP/scripts/qemu-accel.sh" "$(kernel_dir patched)/arch/x86/boot/bzImage"
+	fi
 }
 
 # rounds_fact: how the kernels were booted, for facts.md.
@@ -303,6 +319,7 @@ main() {
 		--variants) only=$2; shift 2 ;;
 		--runs) RUNS=$2; shift 2 ;;
 		--rounds) ROUNDS=$2; shift 2 ;;
+		--icount) export GUEST_CLOCK=icount; shift ;;
 		--out) out=$2; shift 2 ;;
 		*) die "unknown option '$1' (see the head of $0)" ;;
 		esac
@@ -313,6 +330,7 @@ main() {
 	if [ -z "$out" ]; then
 		out=$TOP/results
 		[ "$BASE" = "$(mainline_base)" ] || out=$TOP/results/$BASE
+		[ "${GUEST_CLOCK:-host}" != icount ] || out=$out/icount
 	fi
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
 	if [ -n "$only" ]; then
@@ -337,7 +355,11 @@ main() {
 	run_kernels "$work"
 	# Results replace those in --out only when every list matched.
 	collect "$work" "$work/results"
-	"$TOP/bench/report.sh" "$work/results"
+	if [ "${GUEST_CLOCK:-host}" = icount ]; then
+		"$TOP/bench/report.sh" "$work/results" "M instructions"
+	else
+		"$TOP/bench/report.sh" "$work/results"
+	fi
 	cat "$work/results/results.md"
 	compare_lists "$work" | tee "$work/results/list-check.txt" ||
 		die "lists differ between kernels; results left in $work/results, $out untouched"
