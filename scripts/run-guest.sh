@@ -7,10 +7,11 @@
 # sent over ttyS1; OUTDIR/files/NAME each file framed there by send().
 # Exit 0 only when the guest reached "GUEST-DONE rc=0". GUEST_CMDLINE adds
 # to the kernel command line, GUEST_SMP sets the vCPUs (default 1).
-# GUEST_CLOCK=icount runs the guest under TCG with -icount shift=0, even
-# where KVM works: its clock then advances one nanosecond per guest
-# instruction, so a time measured in the guest is an instruction count, the
-# same on every run whatever else the host is doing.
+# GUEST_CLOCK=icount runs the guest under TCG with -icount
+# shift=0,sleep=off, even where KVM works: its clock then advances one
+# nanosecond per guest instruction (and jumps to the next timer when the
+# guest idles), so a time measured in the guest is an instruction count,
+# the same on every run whatever else the host is doing.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -44,7 +45,7 @@ main() {
 	case ${GUEST_CLOCK:-host} in
 	icount)
 		accel=tcg
-		icount=(-icount shift=0)
+		icount=(-icount "shift=0,sleep=off")
 		# The TSC then ticks once per virtual nanosecond.
 		clock="tsc_early_khz=1000000 tsc=reliable"
 		;;
