@@ -191,6 +191,35 @@ e2e_kernel() {
 	echo "$CACHE/build/$TEST_BASE/e2e-$1/arch/x86/boot/bzImage"
 }
 
+# debug_model TREE: the preemption model of the quick tier's debug
+# kernels for TREE: lazy where the base has it (7.x), else voluntary.
+debug_model() {
+	if grep -q '^config PREEMPT_LAZY' "$1/kernel/Kconfig.preempt"; then
+		echo lazy
+	else
+		echo voluntary
+	fi
+}
+
+# lookup_inline FILE...: for each object or vmlinux FILE, whether the
+# symbol filter of find_kallsyms_symbol() (is_lookup_symbol(), which the
+# series factors out of it) is inlined: not a function of its own in
+# FILE's symbol table, while find_kallsyms_symbol() is (the symbols were
+# read). Fails on the first FILE where it is out of line.
+lookup_inline() {
+	local f syms
+	for f in "$@"; do
+		syms=$(nm "$f") || { echo "nm $f failed"; return 1; }
+		grep -qE ' [tT] find_kallsyms_symbol$' <<<"$syms" ||
+			{ echo "$f: no find_kallsyms_symbol() in its symbols"; return 1; }
+		if grep -qE ' [tT] is_lookup_symbol$' <<<"$syms"; then
+			echo "$f: is_lookup_symbol() is out of line: a call (and a __fentry__ site) per symbol in every module address lookup"
+			return 1
+		fi
+		echo "  $f: is_lookup_symbol() inlined into find_kallsyms_symbol()"
+	done
+}
+
 # restore_trees [BASE]: put the series tree of BASE (of every base without
 # BASE) back on its series branch (the EXIT trap of each check, of
 # tests/debug.sh and of bench/run.sh: a check that failed half-way leaves

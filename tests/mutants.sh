@@ -8,7 +8,9 @@
 # fail), on a test kernel built from the mutated tree. Then scenarios of
 # tests/debug.sh (quick sizes) on a debug kernel built from the mutated
 # tree (tests/mutants/debug/*.diff, each naming the scenarios that must
-# fail). Ends with
+# fail). Last, build mutants (tests/mutants/build/*.diff, each naming a
+# check of scripts/lib.sh that must fail on the debug kernel's objects of
+# the mutated tree, and pass on the series' own). Ends with
 # "N passed, N failed, N skipped"; a mutant passes when everything it names failed.
 #
 # Usage: tests/mutants.sh [-k PATTERN] [BASE]   (default 7.3; about a
@@ -125,6 +127,41 @@ run_debug_mutant() {
 	fi
 }
 
+# debug_objs OBJ LOG: the objects of the files the series changes, of
+# the tree as it is, built in OBJ with the config of the debug kernels
+# (tests/debug.sh, the quick tier's preemption model) by
+# scripts/build-objs.sh; its output to LOG.
+debug_objs() {
+	"$TOP/scripts/build-objs.sh" "$TREE" series "$1" x86_64 tinyconfig "$FRAG" \
+		"$TOP/config/debug.config" "$TOP/config/preempt-$(debug_model "$TREE").config" >>"$2" 2>&1
+}
+
+# run_build_mutant DIFF: the check DIFF names (a function of
+# scripts/lib.sh, given kernel/module/kallsyms.o) must pass on the debug
+# objects of the series as it is and fail on those of the tree with DIFF
+# applied (debug_objs).
+run_build_mutant() {
+	local diff=$1 mut what check obj log out
+	mut=build-$(basename "$diff" .diff)
+	what=$(sed -n 's/^Mutant: //p' "$diff")
+	check=$(sed -n 's/^Expect-fail: //p' "$diff")
+	obj=$CACHE/build/$BASE/objs-debug-mutant
+	log=$CACHE/mutants/$mut.log
+	mkdir -p "$CACHE/mutants"
+	: >"$log"
+	debug_objs "$obj" "$log" || die "mutant $mut: the series did not build (log $log)"
+	out=$("$check" "$obj/kernel/module/kallsyms.o") ||
+		die "mutant $mut: $check fails on the series as it is: $out"
+	git -C "$TREE" apply "$diff" || die "mutant $mut does not apply to $TREE"
+	debug_objs "$obj" "$log" || die "mutant $mut: the mutated tree did not build (log $log)"
+	if out=$("$check" "$obj/kernel/module/kallsyms.o"); then
+		result FAIL "$mut ($what)" "$check passed: $out"
+	else
+		result PASS "$mut ($what)" "$check failed: $out"
+	fi
+	restore
+}
+
 # run_harness_mutant DIFF: apply DIFF to a copy of this repository and run
 # its tests/parsers.sh; the cases DIFF names must fail.
 run_harness_mutant() {
@@ -188,6 +225,10 @@ main() {
 	for diff in "$TOP/tests/mutants/debug/"*.diff; do
 		picked "$diff" || continue
 		run_debug_mutant "$diff"
+	done
+	for diff in "$TOP/tests/mutants/build/"*.diff; do
+		picked "$diff" || continue
+		run_build_mutant "$diff"
 	done
 	echo
 	result_summary

@@ -129,6 +129,16 @@ t_matrix_modules() {
 	echo "  $ko linked; modpost resolved its undefined symbols against vmlinux ($(grep -c . "$obj/Module.symvers") exports)"
 }
 
+# The symbol filter is inlined in the patched kernels the quick tier
+# built: the e2e kernel and the debug kernel, where gcc 12 kept it out of
+# line (KASAN makes it bigger) before patch 2 made it __always_inline: a
+# call per symbol in each lookup of a module address
+# (tests/mutants/build/ puts that back).
+t_lookup_inline() {
+	lookup_inline "$CACHE/build/$TEST_BASE/e2e-patched/vmlinux" \
+		"$CACHE/build/$TEST_BASE/debug-patched-$(debug_model "$("$TOP/scripts/make-tree.sh" "$TEST_BASE")")/vmlinux"
+}
+
 # The kernels of the end-to-end tests, stock and patched, with the same
 # options (config/x86_64-bench.config and config/e2e.config: -O2,
 # CONFIG_BUG, kvm.ko, the trace-printk sample, KUnit); the patched one also

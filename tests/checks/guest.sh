@@ -6,11 +6,9 @@
 # the patched debug kernel (lockdep, KASAN, kmemleak, fault injection,
 # lockup detectors) through every scenario with smaller modules, after the
 # detector controls. Each scenario and control counts in the summary.
-# The preemption model: lazy where the base has it (7.x), else voluntary.
 t_debug_quick() {
-	local tree model=lazy rc=0
-	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
-	grep -q '^config PREEMPT_LAZY' "$tree/kernel/Kconfig.preempt" || model=voluntary
+	local model rc=0
+	model=$(debug_model "$("$TOP/scripts/make-tree.sh" "$TEST_BASE")")
 	# No case of an earlier run is reported, should this one die first.
 	rm -f "$CACHE/debug/$TEST_BASE-$model/cases"
 	LOCKED=1 "$TOP/tests/debug.sh" --base "$TEST_BASE" --preempt "$model" --quick | sed 's/^/  /' || rc=$?

@@ -74,6 +74,7 @@ plan_base() {
 	def "$b:kvm:list" full "$b:selftests:stage-stock $b:selftests:stage-patched" "kvm.ko: function list identical on stock and patched" t_kvm_list
 	def "$b:guest:failures" "$t" "$b:build:e2e-patched" "guest: hang and boot failure reported" t_guest_failures
 	def "$b:debug:quick" "$t" "$b:series:git-am" "debug kernel: reliability scenarios, quick subset, patched" t_debug_quick
+	def "$b:build:lookup-inline" "$t" "$b:build:e2e-patched $b:debug:quick" "the symbol filter of find_kallsyms_symbol() is inlined (e2e and debug kernels)" t_lookup_inline
 	def "$b:kunit:x86_64" full "$b:series:git-am" "KUnit built in, kunit.py run --arch=x86_64" t_kunit_builtin x86_64
 	def "$b:kunit:ppc64le" full "$b:series:git-am" "KUnit built in, kunit.py run --arch=powerpcle" t_kunit_builtin powerpcle
 	def "$b:docs:htmldocs" full "$b:series:git-am" "make htmldocs of Documentation/trace" t_htmldocs
