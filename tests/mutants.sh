@@ -16,9 +16,10 @@
 # Usage: tests/mutants.sh [-k PATTERN] [BASE]   (default 7.3; about a
 #                                   minute per mutant once the kernel is in ccache)
 #   -k PATTERN: only the mutants whose file name (tests/mutants/*.diff,
-#   tests/mutants/selftest/*.diff) matches the extended regular expression
-#   PATTERN; the unmutated suite runs first whenever a KUnit mutant
-#   is picked (the build mutants check the series' own objects first).
+#   tests/mutants/{selftest,debug,build}/*.diff) matches the extended
+#   regular expression PATTERN; the unmutated suite runs first whenever
+#   a KUnit mutant is picked (the build mutants check the series' own
+#   objects first).
 #        tests/mutants.sh --harness
 #   --harness: instead, break the project's own parsers of guest output
 #   (tests/mutants/harness/*.diff, on a copy of this repository) and check
