@@ -275,7 +275,7 @@ collect() {
 	{
 		echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version), stock and with patches/$BASE"
 		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/e2e.config (KUnit, kvm, samples); patched and the variants + config/e2e-series.config (the series' KUnit suite and sample as modules), gcc $(gcc -dumpfullversion)"
-		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(accel_fact), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$work/guest-patched/files/dmesg" | tail -n 1 | sed 's/Switched to clocksource //') ($(clock_fact))"
+		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(accel_fact "$(kernel_dir patched)/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$work/guest-patched/files/dmesg" | tail -n 1 | sed 's/Switched to clocksource //') ($(clock_fact))"
 		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol; the same .ko loaded by every kernel"
 		echo "- runs: $RUNS loads per module and kernel in each boot; $(rounds_fact); no tracer active; insmod = trace_marker before and after insmod; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); times in the trace clock (us); index = the bytes_req of the kmem:kmalloc events called from ftrace_mod_syms_build() (the first attempt of its kvzalloc()) by the insmod task, traced only inside ftrace_module_enable() by event triggers on the kprobes; all these kprobes are int3 ones (kernel/trace/ has no fentry), so no ftrace_ops is registered during the loads"
 		echo "- kernels: stock = the Debian source as is; patched = the series; each other = the series + bench/variant-NAME.patch:"
@@ -284,15 +284,6 @@ collect() {
 		done
 		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 	} >"$out/facts.md"
-}
-
-# accel_fact: how qemu ran the guests, for facts.md.
-accel_fact() {
-	if [ "${GUEST_CLOCK:-host}" = icount ]; then
-		echo "TCG with -icount shift=0,sleep=off (--icount: the guest's clock advances 1 ns per guest instruction, so every time below is a count: 1 ms = 1,000,000 guest instructions)"
-	else
-		"$TOP/scripts/qemu-accel.sh" "$(kernel_dir patched)/arch/x86/boot/bzImage"
-	fi
 }
 
 # clock_fact: the rate the guest is told its TSC runs at, for facts.md.

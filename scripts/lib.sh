@@ -191,6 +191,17 @@ e2e_kernel() {
 	echo "$CACHE/build/$TEST_BASE/e2e-$1/arch/x86/boot/bzImage"
 }
 
+# accel_fact BZIMAGE: how qemu runs a guest of BZIMAGE (scripts/run-guest.sh),
+# for a facts.md: the accelerator, or under GUEST_CLOCK=icount the icount
+# options and what they make of every time.
+accel_fact() {
+	if [ "${GUEST_CLOCK:-host}" = icount ]; then
+		echo "TCG with -icount shift=0,sleep=off (GUEST_CLOCK=icount: the guest's clock advances 1 ns per guest instruction, so every time is a count: 1 ms = 1,000,000 guest instructions)"
+	else
+		"$TOP/scripts/qemu-accel.sh" "$1"
+	fi
+}
+
 # debug_model TREE: the preemption model of the quick tier's debug
 # kernels for TREE: lazy where the base has it (7.x), else voluntary.
 debug_model() {

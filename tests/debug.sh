@@ -375,11 +375,7 @@ facts() {
 	echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version): $KERNELS"
 	echo "- config: tinyconfig + config/x86_64-bench.config + config/debug.config + config/preempt-$MODEL.config ($(grep -E '^CONFIG_PREEMPT(_NONE|_VOLUNTARY|_LAZY)?=y|^CONFIG_PREEMPT_DYNAMIC=y' "$obj/.config" | paste -sd' '))"
 	echo "- boot: $BOOT_ARGS, hung task timeout 10 s; scenarios boot-function and boot-filter add$(scenario_cmdline boot-function) and$(scenario_cmdline boot-filter)"
-	local accel
-	accel=$("$TOP/scripts/qemu-accel.sh" "$obj/arch/x86/boot/bzImage")
-	[ "${GUEST_CLOCK:-host}" != icount ] ||
-		accel="tcg with -icount shift=0,sleep=off (GUEST_CLOCK=icount: every time is a count, 1 s = 10^9 guest instructions)"
-	echo "- qemu: accel $accel, 2 vCPUs, 2 GiB; ${SET:-one boot per scenario and kernel}"
+	echo "- qemu: accel $(accel_fact "$obj/arch/x86/boot/bzImage"), 2 vCPUs, 2 GiB; ${SET:-one boot per scenario and kernel}"
 	echo "- modules: $(awk '{ printf "%s%s %d functions (%d data symbols each)", (NR > 1 ? ", " : ""), $1, $2, $3 }' <<<"$SIZES"); weak (overridden weak functions); $CYCLES load/unload cycles; scenario many: $MANY small modules of 10-50 functions"
 	echo "- times: one run per scenario and kernel; guest clocksource: $(tr -d '\r' 2>/dev/null <"$WORK/${KERNELS##* }/$([ -n "$SET" ] && echo set || echo "${SCENARIOS[0]}")/console.log" | sed -n 's/.*clocksource: Switched to clocksource //p' | tail -n 1)"
 	echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
