@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Turn the benchmark's raw times into a markdown table and a PNG plot.
 #
-# Usage: bench/report.sh RESULTS_DIR [UNIT]
+# Usage: bench/report.sh RESULTS_DIR [UNIT [SIZE LOAD]]
 #   RESULTS_DIR/times.tsv: kernel module functions run insmod_us enable_us
 #                          init_us index_bytes (one line per load)
 #   RESULTS_DIR/facts.md:  kernel, config, accel, runs (written by run.sh)
+#   SIZE, LOAD: what the third column counts and what loaded the module,
+#   for the headings (default "functions" and "insmod"; bench/real.sh:
+#   "records" and "modprobe").
 # Writes RESULTS_DIR/results.md and RESULTS_DIR/plot.png. The summary
 # itself (median and range) is scripts/stats.sh. UNIT names what a
 # thousandth of the times is (default "ms"; "M instructions" for a run
@@ -33,7 +36,7 @@ ratio() { awk -v r="$1" 'BEGIN { v = r / 1000; printf(v >= 100 ? "%.0f" : v >= 1
 
 table() {
 	local sum=$1 k m f n mi a b me c d ii e g by y z r rl rh si se
-	echo "| module | functions | kernel | runs | insmod $UNIT, median (min-max) | ftrace_module_enable() $UNIT | ftrace_module_init() $UNIT | index bytes | enable / init | insmod speed-up | enable speed-up |"
+	echo "| module | $SIZE | kernel | runs | $LOAD $UNIT, median (min-max) | ftrace_module_enable() $UNIT | ftrace_module_init() $UNIT | index bytes | enable / init | $LOAD speed-up | enable speed-up |"
 	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	# shellcheck disable=SC2034 # y, z: the index's min and max
 	while IFS=$'\t' read -r k m f n mi a b me c d ii e g by y z r rl rh; do
@@ -48,8 +51,8 @@ table() {
 		sort -t$'\t' -k4,4n -k1,1n | cut -f2-)
 }
 
-# plot SUMMARY PNG: insmod and ftrace_module_enable() medians against the
-# functions of the module, one line per kernel, log-log (a slope of 1 is
+# plot SUMMARY PNG: load (LOAD) and ftrace_module_enable() medians
+# against the module's SIZE, one line per kernel, log-log (a slope of 1 is
 # O(N), of 2 O(N x S)).
 plot() {
 	local sum=$1 png=$2 dir k ins="" en=""
@@ -62,12 +65,12 @@ plot() {
 	gnuplot <<EOG || die "gnuplot failed"
 set terminal pngcairo size 1100,480 font ",10"
 set output "$png"
-set multiplot layout 1,2 title "Loading a module with N functions (qemu, see results.md)"
+set multiplot layout 1,2 title "Loading a module with N $SIZE (qemu, see results.md)"
 set logscale xy
 set key top left
-set xlabel "functions in the module"
+set xlabel "$SIZE in the module"
 set grid
-set ylabel "insmod, $UNIT (median)"
+set ylabel "$LOAD, $UNIT (median)"
 plot $ins
 set ylabel "ftrace\\\\_module\\\\_enable(), $UNIT (median)"
 plot $en
@@ -77,9 +80,11 @@ EOG
 }
 
 main() {
-	[[ $# -ge 1 && $# -le 2 ]] || die "usage: $0 RESULTS_DIR [UNIT]"
+	[[ $# -ge 1 && $# -le 4 && $# -ne 3 ]] || die "usage: $0 RESULTS_DIR [UNIT [SIZE LOAD]]"
 	local dir=$1
 	UNIT=${2:-ms}
+	SIZE=${3:-functions}
+	LOAD=${4:-insmod}
 	[ -s "$dir/times.tsv" ] || die "no $dir/times.tsv"
 	need_cmd gnuplot gawk
 	# Each load's ftrace_module_enable() time over its ftrace_module_init()

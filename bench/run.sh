@@ -37,27 +37,14 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=scripts/splat.sh
 . "$TOP/scripts/splat.sh"
+# shellcheck source=bench/lib.sh
+. "$TOP/bench/lib.sh"
 
 # The kernels are the end-to-end test kernels of tests/run.sh (the same
 # build directories: the test command builds the patched one, its full
 # tier the stock one too) and one per variant: the patched one plus
 # bench/variant-NAME.patch.
 FRAGS=("$TOP/config/x86_64-bench.config" "$TOP/config/e2e.config")
-
-# variants: the NAME of each bench/variant-NAME.patch.
-variants() {
-	local p
-	for p in "$TOP"/bench/variant-*.patch; do
-		[ -e "$p" ] || continue
-		p=${p##*/variant-}
-		echo "${p%.patch}"
-	done
-}
-
-# subject PATCH: the subject of a format-patch file, on one line.
-subject() {
-	awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; sub(/^Subject: \[PATCH\] /, "", s); print s; exit }' "$1"
-}
 
 # kernel_dir KIND: the build directory of a kernel of the benchmark.
 kernel_dir() {
@@ -67,55 +54,12 @@ kernel_dir() {
 	esac
 }
 
-# variant_sum TREE NAME: what variant NAME is built from: the series
-# commit and the digest of bench/variant-NAME.patch.
-variant_sum() {
-	echo "$(git -C "$1" rev-parse series)-$(sha256sum <"$TOP/bench/variant-$2.patch" | cut -c1-16)"
-}
-
-# variant_branch TREE NAME SUM: branch variant-NAME of TREE (the series +
-# bench/variant-NAME.patch), made again when SUM changed.
-variant_branch() {
-	local vtree=$1 name=$2 sum=$3 key=ftrace-modsyms.variant-$2
-	if [ "$(git -C "$vtree" config --get "$key" || true)" = "$sum" ] &&
-		git -C "$vtree" rev-parse -q --verify "variant-$name" >/dev/null; then
-		return 0
-	fi
-	git -C "$vtree" config --unset "$key" || true
-	git -C "$vtree" checkout -q --detach series
-	git -C "$vtree" am -q "$TOP/bench/variant-$name.patch" >&2 || {
-		git -C "$vtree" am --abort || true
-		die "bench/variant-$name.patch does not apply on the series"
-	}
-	git -C "$vtree" branch -q -f "variant-$name" HEAD
-	git -C "$vtree" config "$key" "$sum"
-}
-
-# variant_kernel NAME FRAGMENT...: the kernel of variant NAME. A variant
-# changes a C file or two of the series (kernel/trace/ftrace.c,
-# kernel/module/kallsyms.c), so all of them are built in one work tree
-# (trees/BASE/variant) and one build directory (bench-variants), one after
-# the other: after the first, a variant is an incremental build of those
-# objects and the link. Each keeps its bzImage in kernel_dir NAME, with
-# the sum it was built from; a kernel whose sum matches is not built again.
-variant_kernel() {
-	local name=$1 vtree sum dir
+# variant_kernel_of NAME FRAGMENT...: the kernel of variant NAME
+# (bench/lib.sh), built in bench-variants.
+variant_kernel_of() {
+	local name=$1
 	shift
-	dir=$(kernel_dir "$name")
-	vtree=$(kind_tree "$BASE" variant)
-	sum=$(variant_sum "$vtree" "$name")
-	if [ -s "$dir/arch/x86/boot/bzImage" ] && [ "$(cat "$dir/variant-sum" 2>/dev/null || true)" = "$sum" ]; then
-		log "$name: built from $sum, up to date"
-		return 0
-	fi
-	variant_branch "$vtree" "$name" "$sum"
-	"$TOP/scripts/build-kernel.sh" "$vtree" "variant-$name" "$BUILD/bench-variants" "$@"
-	# A build directory of its own, from before the variants shared one.
-	[ ! -e "$dir/Makefile" ] || rm -rf "$dir"
-	mkdir -p "$dir/arch/x86/boot"
-	rm -f "$dir/variant-sum"
-	cp "$BUILD/bench-variants/arch/x86/boot/bzImage" "$dir/arch/x86/boot/bzImage"
-	echo "$sum" >"$dir/variant-sum"
+	variant_kernel "$BASE" "$name" "$BUILD/bench-variants" "$(kernel_dir "$name")" "$@"
 }
 
 build_kernels() {
@@ -123,7 +67,7 @@ build_kernels() {
 	"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" "$(kernel_dir stock)" "${FRAGS[@]}"
 	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${series[@]}"
 	for v in "${KERNELS[@]:2}"; do
-		variant_kernel "$v" "${series[@]}"
+		variant_kernel_of "$v" "${series[@]}"
 	done
 }
 
@@ -204,43 +148,13 @@ run_kernels() {
 	done
 }
 
-# same_as_stock WORK CHECK NAME EXT: WORK/NAME.KERNEL.EXT must be the same,
-# and not empty, on every kernel.
-same_as_stock() {
-	local work=$1 check=$2 name=$3 ext=$4 k bad=0 ref
-	ref=$work/$name.stock.$ext
-	for k in "${KERNELS[@]:1}"; do
-		if [ -s "$ref" ] && cmp -s "$ref" "$work/$name.$k.$ext"; then
-			echo "$check: $name: $k identical to stock ($(wc -l <"$ref") lines)"
-		else
-			echo "$check: $name: $k DIFFERS from stock:"
-			{ diff "$ref" "$work/$name.$k.$ext" || true; } | head -n 20 || true
-			bad=1
-		fi
-	done
-	return $bad
-}
-
 # Each module's added lines must be the same on every kernel, and so must
 # the records a ":mod:" filter takes (the records not disabled); no kernel
 # may WARN, and each must show the control module's WARN (loaded last).
 compare_lists() {
 	local work=$1 name k bad=0
 	for k in "${KERNELS[@]}"; do
-		if kernel_warned "$work/guest-$k/files/dmesg"; then
-			echo "decision check: $k: the kernel warned"
-			bad=1
-		fi
-		if ! grep -q 'clocksource: Switched to clocksource tsc' "$work/guest-$k/files/dmesg"; then
-			echo "clock check: $k: the guest's clock is not the TSC, its times are in jiffies"
-			bad=1
-		fi
-		if splats "$work/guest-$k/files/dmesg-control" | grep -q warn_control; then
-			echo "warning control: $k: the control module's WARN is seen"
-		else
-			echo "warning control: $k: the control module's WARN was NOT seen"
-			bad=1
-		fi
+		guest_checks "$work/guest-$k/files" "$k" || bad=1
 	done
 	while read -r ko mode; do
 		name=${ko%.ko}
@@ -248,13 +162,7 @@ compare_lists() {
 			echo "list check: $name: only timed (more than $LIST_MAX functions), lists not compared"
 			continue
 		fi
-		for k in "${KERNELS[@]}"; do
-			"$TOP/scripts/list-delta.sh" "$work/guest-$k/files/$name.before" \
-				"$work/guest-$k/files/$name.after" >"$work/$name.$k.delta"
-			cp "$work/guest-$k/files/$name.filter" "$work/$name.$k.filter"
-		done
-		same_as_stock "$work" "decision check (records a :mod: filter takes)" "$name" filter || bad=1
-		same_as_stock "$work" "list check (lines added to available_filter_functions)" "$name" delta || bad=1
+		same_lists "$work" "$name" || bad=1
 	done <"$work/modules.list"
 	return $bad
 }
@@ -273,26 +181,14 @@ collect() {
 		done
 	done >"$out/times.tsv"
 	{
-		echo "- kernel: Debian $(base_info "$BASE" pkg) $(base_info "$BASE" version), stock and with patches/$BASE"
+		base_fact "$BASE"
 		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/e2e.config (KUnit, kvm, samples); patched and the variants + config/e2e-series.config (the series' KUnit suite and sample as modules), gcc $(gcc -dumpfullversion)"
-		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(accel_fact "$(kernel_dir patched)/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$work/guest-patched/files/dmesg" | tail -n 1 | sed 's/Switched to clocksource //') ($(clock_fact))"
+		qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" "1 vCPU, 2 GiB"
 		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol; the same .ko loaded by every kernel"
 		echo "- runs: $RUNS loads per module and kernel in each boot; $(rounds_fact); no tracer active; insmod = trace_marker before and after insmod; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); times in the trace clock (us); index = the bytes_req of the kmem:kmalloc events called from ftrace_mod_syms_build() (the first attempt of its kvzalloc()) by the insmod task, traced only inside ftrace_module_enable() by event triggers on the kprobes; all these kprobes are int3 ones (kernel/trace/ has no fentry), so no ftrace_ops is registered during the loads"
-		echo "- kernels: stock = the Debian source as is; patched = the series; each other = the series + bench/variant-NAME.patch:"
-		for k in "${KERNELS[@]:2}"; do
-			echo "  - $k: $(subject "$TOP/bench/variant-$k.patch")"
-		done
+		kernels_fact "${KERNELS[@]}"
 		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 	} >"$out/facts.md"
-}
-
-# clock_fact: the rate the guest is told its TSC runs at, for facts.md.
-clock_fact() {
-	if [ "${GUEST_CLOCK:-host}" = icount ]; then
-		echo "told 1 GHz: one tick per guest instruction, scripts/run-guest.sh"
-	else
-		echo "under TCG the guest is given the host's TSC rate, scripts/run-guest.sh"
-	fi
 }
 
 # rounds_fact: how the kernels were booted, for facts.md.
@@ -309,7 +205,7 @@ main() {
 	RUNS=3
 	ROUNDS=1
 	BIG=0
-	local out="" only="" work tree v chosen
+	local out="" only="" work tree chosen
 	BASE=$(mainline_base)
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -335,9 +231,7 @@ main() {
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
 	if [ -n "$only" ]; then
 		read -r -a chosen <<<"$only"
-		for v in "${chosen[@]}"; do
-			[ -e "$TOP/bench/variant-$v.patch" ] || die "--variants: no bench/variant-$v.patch"
-		done
+		check_variants "${chosen[@]}"
 		mapfile -t KERNELS < <(echo stock; echo patched; printf '%s\n' "${chosen[@]}")
 	else
 		mapfile -t KERNELS < <(echo stock; echo patched; variants)

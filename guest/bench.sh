@@ -45,10 +45,5 @@ while read -r ko mode; do
 done </files/modules.list
 send times /tmp/times
 send traces /tmp/traces
-dmesg >/tmp/dmesg
-send dmesg /tmp/dmesg
-# The control: a module that warns once, after the log above was taken.
-insmod /files/warn_control.ko || exit 1
-dmesg >/tmp/dmesg-control
-send dmesg-control /tmp/dmesg-control
+send_logs || exit 1
 exit 0

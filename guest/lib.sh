@@ -54,10 +54,13 @@ setup_probes() {
 # 6.12, kvmalloc is out of line in mm/util.c and kmalloc names it as the
 # caller, except for at most PAGE_SIZE, where it is a tail call (the
 # event of a large kmalloc from inside the slab allocator then names
-# __kmalloc_node_noprof()). Only where ftrace_mod_syms_build() is not
-# inlined: the kernels with KUnit, which make it visible; the others show
-# 0. The module name that ftrace_module_enable() copies with kstrdup() on
-# every kernel is left out by its call site.
+# __kmalloc_node_noprof()). Where ftrace_mod_syms_build() is inlined
+# (kernels without KUnit, such as bench/real.sh's), a small index names
+# ftrace_module_enable() as its call site, as does the copy of the module
+# name that ftrace_module_enable() makes on every kernel: of those, the
+# index is the zeroed allocation (__GFP_ZERO: the series and every
+# variant allocate it with kvzalloc(); the name copy is not zeroed, and
+# the other flags of a kvmalloc() depend on its size).
 insmod_times() {
 	awk '
 		function ts(line,   a, n) { n = split(line, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", a[i]); return a[i] } }
@@ -68,7 +71,8 @@ insmod_times() {
 		/fme_return:/ { fe = ts($0) }
 		/fmi_entry:/ { is = ts($0) }
 		/fmi_return:/ { ie = ts($0) }
-		/ kmalloc: call_site=(ftrace_mod_syms_build|__kvmalloc_node_noprof)\+/ && fs != "" && fe == "" && $1 == task {
+		(/ kmalloc: call_site=(ftrace_mod_syms_build|__kvmalloc_node_noprof)\+/ ||
+		 / kmalloc: call_site=ftrace_module_enable\+.*__GFP_ZERO/) && fs != "" && fe == "" && $1 == task {
 			p = field($0, "ptr")
 			if (!(p in seen)) { seen[p] = 1; bytes += field($0, "bytes_req") + 0 }
 		}
@@ -78,12 +82,29 @@ insmod_times() {
 		}' "$1"
 }
 
-# time_insmod KO: load KO and print its times as insmod_times does; the
-# trace of the load stays in the buffer until the next one.
-time_insmod() {
+# time_load CMD...: run CMD (insmod or modprobe of one module) and print
+# its times as insmod_times does; the trace of the load stays in the
+# buffer until the next one. Fails if CMD fails.
+time_load() {
 	echo >"$TRACING/trace"
 	echo insmod-start >"$TRACING/trace_marker"
-	insmod "$1" || return 1
+	"$@" || return 1
 	echo insmod-end >"$TRACING/trace_marker"
 	insmod_times "$TRACING/trace"
+}
+
+# time_insmod KO: time_load of insmod KO.
+time_insmod() {
+	time_load insmod "$1"
+}
+
+# send_logs: the kernel log as "dmesg"; then /files/warn_control.ko warns
+# once and the log after it goes as "dmesg-control", so that the host can
+# tell this kernel prints warnings (scripts/splat.sh).
+send_logs() {
+	dmesg >/tmp/dmesg
+	send dmesg /tmp/dmesg
+	insmod /files/warn_control.ko || return 1
+	dmesg >/tmp/dmesg-control
+	send dmesg-control /tmp/dmesg-control
 }

@@ -9,7 +9,7 @@
 # bytes): kernel module functions n, then for each value column its median,
 # min and max.
 summarize() {
-	sort -k1,1 -k3,3n -k5,5n "$1" | gawk -F'\t' '
+	sort -k1,1 -k3,3n -k2,2 -k5,5n "$1" | gawk -F'\t' '
 		function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		function flush(   c) {
 			if (key == "") return

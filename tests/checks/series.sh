@@ -66,6 +66,18 @@ t_variant_applies() {
 	[ "$n" -gt 0 ] || { echo "no bench/variant-*.patch"; return 1; }
 }
 
+# The config of bench/real.sh (config/real.config) still applies to the
+# base: the benchmark on real modules is not part of the test command,
+# but its config cannot rot.
+t_real_config() {
+	local tree
+	# shellcheck source=bench/lib.sh
+	. "$TOP/bench/lib.sh"
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	git -C "$tree" checkout -q series
+	real_config_check "$tree" "$TEST_BASE"
+}
+
 # The patch that does not apply is named, before any work tree is made
 # (scripts/make-tree.sh tries a new series in an index of its own first).
 # In a scratch area: the shared tree keeps its series (and the build

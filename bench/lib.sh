@@ -1,0 +1,202 @@
+# shellcheck shell=bash
+# The kernels the benchmarks share (bench/run.sh, bench/real.sh): the
+# benchmark-only variants of the series and the way each is built. Source
+# it after scripts/lib.sh and scripts/splat.sh; do not run it.
+
+# variants: the NAME of each bench/variant-NAME.patch.
+variants() {
+	local p
+	for p in "$TOP"/bench/variant-*.patch; do
+		[ -e "$p" ] || continue
+		p=${p##*/variant-}
+		echo "${p%.patch}"
+	done
+}
+
+# check_variants NAME...: each NAME has a bench/variant-NAME.patch.
+check_variants() {
+	local v
+	for v in "$@"; do
+		[ -e "$TOP/bench/variant-$v.patch" ] || die "--variants: no bench/variant-$v.patch"
+	done
+}
+
+# subject PATCH: the subject of a format-patch file, on one line.
+subject() {
+	awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; sub(/^Subject: \[PATCH\] /, "", s); print s; exit }' "$1"
+}
+
+# variant_sum TREE NAME: what variant NAME is built from: the series
+# commit and the digest of bench/variant-NAME.patch.
+variant_sum() {
+	echo "$(git -C "$1" rev-parse series)-$(sha256sum <"$TOP/bench/variant-$2.patch" | cut -c1-16)"
+}
+
+# variant_branch TREE NAME SUM: branch variant-NAME of TREE (the series +
+# bench/variant-NAME.patch), made again when SUM changed.
+variant_branch() {
+	local vtree=$1 name=$2 sum=$3 key=ftrace-modsyms.variant-$2
+	if [ "$(git -C "$vtree" config --get "$key" || true)" = "$sum" ] &&
+		git -C "$vtree" rev-parse -q --verify "variant-$name" >/dev/null; then
+		return 0
+	fi
+	git -C "$vtree" config --unset "$key" || true
+	git -C "$vtree" checkout -q --detach series
+	git -C "$vtree" am -q "$TOP/bench/variant-$name.patch" >&2 || {
+		git -C "$vtree" am --abort || true
+		die "bench/variant-$name.patch does not apply on the series"
+	}
+	git -C "$vtree" branch -q -f "variant-$name" HEAD
+	git -C "$vtree" config "$key" "$sum"
+}
+
+# variant_kernel BASE NAME SHARED DIR [--image-only] FRAGMENT...: the
+# kernel of variant NAME of BASE, its bzImage in DIR. A variant changes a
+# C file or two of the series (kernel/trace/ftrace.c,
+# kernel/module/kallsyms.c), so all of them are built in one work tree
+# (trees/BASE/variant) and one build directory SHARED, one after the
+# other: after the first, a variant is an incremental build of those
+# objects and the link. DIR keeps the sum it was built from (the
+# variant's and the fragments'); a kernel whose sum matches is not built
+# again.
+variant_kernel() {
+	local base=$1 name=$2 shared=$3 dir=$4 vtree vsum sum opts=()
+	shift 4
+	[ "${1:-}" != --image-only ] || { opts=(--image-only); shift; }
+	vtree=$(kind_tree "$base" variant)
+	vsum=$(variant_sum "$vtree" "$name")
+	sum="$vsum-$(cat "$@" | sha256sum | cut -c1-16)"
+	if [ -s "$dir/arch/x86/boot/bzImage" ] && [ "$(cat "$dir/variant-sum" 2>/dev/null || true)" = "$sum" ]; then
+		log "$name: built from $sum, up to date"
+		return 0
+	fi
+	variant_branch "$vtree" "$name" "$vsum"
+	"$TOP/scripts/build-kernel.sh" "${opts[@]}" "$vtree" "variant-$name" "$shared" "$@"
+	# A build directory of its own, from before the variants shared one.
+	[ ! -e "$dir/Makefile" ] || rm -rf "$dir"
+	mkdir -p "$dir/arch/x86/boot"
+	rm -f "$dir/variant-sum"
+	cp "$shared/arch/x86/boot/bzImage" "$dir/arch/x86/boot/bzImage"
+	echo "$sum" >"$dir/variant-sum"
+}
+
+# clock_fact: the rate the guest is told its TSC runs at, for facts.md.
+clock_fact() {
+	if [ "${GUEST_CLOCK:-host}" = icount ]; then
+		echo "told 1 GHz: one tick per guest instruction, scripts/run-guest.sh"
+	else
+		echo "under TCG the guest is given the host's TSC rate, scripts/run-guest.sh"
+	fi
+}
+
+# base_fact BASE: the kernel line of a facts.md.
+base_fact() {
+	echo "- kernel: Debian $(base_info "$1" pkg) $(base_info "$1" version), stock and with patches/$1"
+}
+
+# qemu_fact BZIMAGE DMESG MACHINE: the qemu line of a facts.md: qemu, its
+# accelerator for BZIMAGE, MACHINE (vCPUs, memory...), the host, and the
+# clock source the guest's DMESG switched to.
+qemu_fact() {
+	echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(accel_fact "$1"), $3; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$2" | tail -n 1 | sed 's/Switched to clocksource //') ($(clock_fact))"
+}
+
+# kernels_fact KERNEL...: the kernels of a run, for facts.md.
+kernels_fact() {
+	local k
+	echo "- kernels: stock = the Debian source as is; patched = the series; each other = the series + bench/variant-NAME.patch:"
+	for k in "$@"; do
+		case $k in
+		stock | patched) ;;
+		*) echo "  - $k: $(subject "$TOP/bench/variant-$k.patch")" ;;
+		esac
+	done
+}
+
+# same_as_stock WORK CHECK NAME EXT: WORK/NAME.KERNEL.EXT must be the same,
+# and not empty, on every kernel of KERNELS (stock first).
+same_as_stock() {
+	local work=$1 check=$2 name=$3 ext=$4 k bad=0 ref
+	ref=$work/$name.stock.$ext
+	for k in "${KERNELS[@]:1}"; do
+		if [ -s "$ref" ] && cmp -s "$ref" "$work/$name.$k.$ext"; then
+			echo "$check: $name: $k identical to stock ($(wc -l <"$ref") lines)"
+		else
+			echo "$check: $name: $k DIFFERS from stock:"
+			{ diff "$ref" "$work/$name.$k.$ext" || true; } | head -n 20 || true
+			bad=1
+		fi
+	done
+	return $bad
+}
+
+# same_lists WORK NAME: the lines module NAME added to
+# available_filter_functions, and the records a ":mod:NAME" filter takes
+# (the records not disabled: the decisions), the same on every kernel;
+# from WORK/guest-KERNEL/files/NAME.{before,after,filter}.
+same_lists() {
+	local work=$1 name=$2 k bad=0
+	for k in "${KERNELS[@]}"; do
+		"$TOP/scripts/list-delta.sh" "$work/guest-$k/files/$name.before" \
+			"$work/guest-$k/files/$name.after" >"$work/$name.$k.delta"
+		cp "$work/guest-$k/files/$name.filter" "$work/$name.$k.filter"
+	done
+	same_as_stock "$work" "decision check (records a :mod: filter takes)" "$name" filter || bad=1
+	same_as_stock "$work" "list check (lines added to available_filter_functions)" "$name" delta || bad=1
+	return $bad
+}
+
+# guest_checks FILES KERNEL [warns]: in the logs a guest sent
+# (FILES/dmesg, and FILES/dmesg-control after warn_control.ko), KERNEL did
+# not warn (with "warns": did, for a kernel meant to decide wrongly), its
+# clock was the TSC (else its times are in jiffies), and it showed the
+# control module's WARN (scripts/splat.sh).
+guest_checks() {
+	local files=$1 k=$2 expect=${3:-} bad=0
+	if [ "$expect" = warns ]; then
+		if kernel_warned "$files/dmesg"; then
+			echo "decision check: $k: the kernel warned, as it must"
+		else
+			echo "decision check: $k: the kernel did NOT warn, though it must"
+			bad=1
+		fi
+	elif kernel_warned "$files/dmesg"; then
+		echo "decision check: $k: the kernel warned"
+		bad=1
+	fi
+	if ! grep -q 'clocksource: Switched to clocksource tsc' "$files/dmesg"; then
+		echo "clock check: $k: the guest's clock is not the TSC, its times are in jiffies"
+		bad=1
+	fi
+	if splats "$files/dmesg-control" | grep -q warn_control; then
+		echo "warning control: $k: the control module's WARN is seen"
+	else
+		echo "warning control: $k: the control module's WARN was NOT seen"
+		bad=1
+	fi
+	return $bad
+}
+
+# The config fragments of bench/real.sh, on top of tinyconfig.
+REAL_FRAGS=("$TOP/config/x86_64-bench.config" "$TOP/config/real.config")
+
+# real_config_check TREE BASE: the config of bench/real.sh, made from
+# TREE in a scratch directory, keeps every option its fragments set
+# (build-kernel.sh checks the same at each build, but only bench/real.sh
+# builds it, outside the test command).
+real_config_check() {
+	local tree=$1 base=$2 obj rc=0
+	obj=$(mktemp -d)
+	(
+		set -e
+		toolchain x86_64
+		use_ccache
+		kconfig_from "$tree" "$obj" tinyconfig "${REAL_FRAGS[@]}"
+		for frag in "${REAL_FRAGS[@]}"; do
+			verify_config "$obj" "$frag"
+		done
+	) || rc=1
+	rm -rf "$obj"
+	[ $rc -eq 0 ] || { echo "config/real.config does not apply to $base"; return 1; }
+	echo "  config/real.config applies to $base: its $(grep -c '^CONFIG_' "$TOP/config/real.config") options and x86_64-bench.config's kept by olddefconfig"
+}
