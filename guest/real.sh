@@ -88,16 +88,13 @@ while read -r mod deps; do
 		}
 		echo "$mod $i $t" >>/tmp/times
 		echo "real: $mod run $i: $t"
-		if ! loaded "$mod"; then
-			[ "$i" -gt 1 ] || { echo "$mod $(cat /tmp/modprobe.err)" >>/tmp/noinit; }
+		if [ "$i" -eq 1 ] && ! loaded "$mod"; then
+			echo "$mod $(cat /tmp/modprobe.err)" >>/tmp/noinit
 		elif [ "$i" -eq 1 ]; then
 			cat "$AFF" >/tmp/after
 			echo ":mod:$mod" >"$TRACING/set_ftrace_filter" || exit 1
 			cat "$TRACING/set_ftrace_filter" >/tmp/filter
 			echo >"$TRACING/set_ftrace_filter"
-		fi
-		if [ "$i" -eq 1 ]; then
-			loaded "$mod" || { cat "$AFF" >/tmp/after; : >/tmp/filter; }
 			send "$mod.before" /tmp/before
 			send "$mod.after" /tmp/after
 			send "$mod.filter" /tmp/filter
