@@ -37,7 +37,6 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$TOP/bench/lib.sh"
 
-FRAGS=("${REAL_FRAGS[@]}")
 MODULES="amdgpu nouveau radeon mac80211 cfg80211 kvm kvm_intel kvm_amd btrfs xfs"
 
 kernel_dir() {
@@ -46,11 +45,11 @@ kernel_dir() {
 
 build_kernels() {
 	local tree=$1 v
-	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${FRAGS[@]}"
+	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${REAL_FRAGS[@]}"
 	"$TOP/scripts/build-kernel.sh" --image-only "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" \
-		"$(kernel_dir stock)" "${FRAGS[@]}"
+		"$(kernel_dir stock)" "${REAL_FRAGS[@]}"
 	for v in "${KERNELS[@]:2}"; do
-		variant_kernel "$BASE" "$v" "$BUILD/real-variants" "$(kernel_dir "$v")" --image-only "${FRAGS[@]}"
+		variant_kernel "$BASE" "$v" "$BUILD/real-variants" "$(kernel_dir "$v")" --image-only "${REAL_FRAGS[@]}"
 	done
 }
 
@@ -61,23 +60,28 @@ mod_name() {
 	echo "${n//-/_}"
 }
 
+# dep_line DEP MODULE: the line of modules.dep DEP for MODULE: its path,
+# a colon, and the paths of what it needs; fails if there is none.
+dep_line() {
+	local ko rest
+	while read -r ko rest; do
+		[ "$(mod_name "${ko%:}")" != "$2" ] || { echo "$ko $rest"; return 0; }
+	done <"$1"
+	return 1
+}
+
 # real_list STAGE: "MODULE DEP..." for each module of MODULES, from the
 # modules.dep of the staged modules; a module that is not there fails.
 real_list() {
-	local dep m line ko p deps
+	local dep m line p deps
 	dep=$(echo "$1"/lib/modules/*/modules.dep)
 	for m in $MODULES; do
-		line=""
-		while read -r ko p; do
-			[ "$(mod_name "${ko%:}")" = "$m" ] || continue
-			line=$m
-			read -r -a deps <<<"$p"
-			for p in "${deps[@]}"; do
-				line="$line $(mod_name "$p")"
-			done
-			break
-		done <"$dep"
-		[ -n "$line" ] || die "module $m was not built (no $m in $dep)"
+		line=$(dep_line "$dep" "$m") || die "module $m was not built (no $m in $dep)"
+		read -r -a deps <<<"${line#*:}"
+		line=$m
+		for p in "${deps[@]}"; do
+			line="$line $(mod_name "$p")"
+		done
 		echo "$line"
 	done
 }
@@ -86,12 +90,11 @@ real_list() {
 # MODULES: its __mcount_loc entries, .symtab entries, and bytes of
 # executable sections, from the staged .ko.
 ko_facts() {
-	local m ko
+	local m ko dir
+	dir=$(echo "$1"/lib/modules/*)
 	for m in $MODULES; do
-		ko=$(find "$1" -name '*.ko' | while read -r ko; do
-			[ "$(mod_name "$ko")" != "$m" ] || echo "$ko"
-		done)
-		[ -n "$ko" ] || die "no .ko for $m in $1"
+		ko=$(dep_line "$dir/modules.dep" "$m") || die "no .ko for $m in $dir"
+		ko=$dir/${ko%%:*}
 		readelf -SW "$ko" | sed 's/^ *\[ *[0-9]*\]//' | gawk -v m="$m" '
 			$1 == "__mcount_loc" { rec = strtonum("0x" $5) / 8 }
 			$1 == ".symtab" { sym = strtonum("0x" $5) / 24 }
