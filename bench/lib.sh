@@ -146,14 +146,21 @@ same_lists() {
 	return $bad
 }
 
-# guest_checks FILES KERNEL [warns]: in the logs a guest sent
+# guest_checks FILES KERNEL [warns|reported]: in the logs a guest sent
 # (FILES/dmesg, and FILES/dmesg-control after warn_control.ko), KERNEL did
-# not warn (with "warns": did, for a kernel meant to decide wrongly), its
-# clock was the TSC (else its times are in jiffies), and it showed the
-# control module's WARN (scripts/splat.sh).
+# not warn (with "warns": did, for a kernel meant to decide wrongly; with
+# "reported": whatever it reported is printed, not judged), its clock was
+# the TSC (else its times are in jiffies), and it showed the control
+# module's WARN (scripts/splat.sh).
 guest_checks() {
 	local files=$1 k=$2 expect=${3:-} bad=0
-	if [ "$expect" = warns ]; then
+	if [ "$expect" = reported ]; then
+		if kernel_warned "$files/dmesg" >"$files/splats"; then
+			echo "splat report: $k: $(wc -l <"$files/splats") kinds of report, not judged: $(head -n 3 "$files/splats" | paste -sd';')"
+		else
+			echo "splat report: $k: none"
+		fi
+	elif [ "$expect" = warns ]; then
 		if kernel_warned "$files/dmesg"; then
 			echo "decision check: $k: the kernel warned, as it must"
 		else
@@ -178,25 +185,47 @@ guest_checks() {
 }
 
 # The config fragments of bench/real.sh, on top of tinyconfig.
+# shellcheck disable=SC2034 # used by bench/real.sh and tests/checks/series.sh
 REAL_FRAGS=("$TOP/config/x86_64-bench.config" "$TOP/config/real.config")
 
-# real_config_check TREE BASE: the config of bench/real.sh, made from
-# TREE in a scratch directory, keeps every option its fragments set
-# (build-kernel.sh checks the same at each build, but only bench/real.sh
-# builds it, outside the test command).
+# default_model TREE: the preemption model of a debug kernel of TREE when
+# none is asked for: lazy where the base has it (7.x), else none.
+default_model() {
+	if grep -q '^config PREEMPT_LAZY$' "$1/kernel/Kconfig.preempt"; then
+		echo lazy
+	else
+		echo none
+	fi
+}
+
+# The fragments of bench/real.sh --debug with preemption model MODEL.
+real_debug_frags() {
+	echo "$TOP/config/x86_64-bench.config" "$TOP/config/debug.config" \
+		"$TOP/config/preempt-$1.config" "$TOP/config/real-debug.config"
+}
+
+# real_config_check TREE BASE FRAGMENT...: the config of bench/real.sh
+# (FRAGMENTs on top of tinyconfig), made from TREE in a scratch directory,
+# keeps every option its fragments set (build-kernel.sh checks the same
+# at each build, but only bench/real.sh builds it, outside the test
+# command).
 real_config_check() {
-	local tree=$1 base=$2 obj rc=0
+	local tree=$1 base=$2 obj rc=0 frags
+	shift 2
+	frags=("$@")
 	obj=$(mktemp -d)
 	(
 		set -e
 		toolchain x86_64
 		use_ccache
-		kconfig_from "$tree" "$obj" tinyconfig "${REAL_FRAGS[@]}"
-		for frag in "${REAL_FRAGS[@]}"; do
+		kconfig_from "$tree" "$obj" tinyconfig "${frags[@]}"
+		for frag in "${frags[@]}"; do
 			verify_config "$obj" "$frag"
 		done
 	) || rc=1
 	rm -rf "$obj"
-	[ $rc -eq 0 ] || { echo "config/real.config does not apply to $base"; return 1; }
-	echo "  config/real.config applies to $base: its $(grep -c '^CONFIG_' "$TOP/config/real.config") options and x86_64-bench.config's kept by olddefconfig"
+	local top=${frags[-1]#"$TOP/"} under
+	under=$(for f in "${frags[@]:0:${#frags[@]}-1}"; do echo "${f#"$TOP/config/"}"; done | paste -sd' ')
+	[ $rc -eq 0 ] || { echo "$top does not apply to $base (on $under)"; return 1; }
+	echo "  $top applies to $base: its $(grep -c '^CONFIG_' "${frags[-1]}") options and those of $under kept by olddefconfig"
 }

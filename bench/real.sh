@@ -6,6 +6,8 @@
 #
 # Usage: bench/real.sh [--base BASE] [--variants "NAME..."] [--runs N]
 #                      [--modules "NAME..."] [--out DIR]
+#        bench/real.sh --debug [--preempt MODEL] [--base BASE] [--runs N]
+#                      [--out DIR]
 #        bench/real.sh [--base BASE] --check-config
 #   --variants  the variants besides stock and patched (default: bitmap
 #           sort-all-symbols floor; "" for none)
@@ -14,9 +16,19 @@
 #           name (kvm_intel, not kvm-intel)
 #   --out   results directory (default: results/real/ for the mainline
 #           base, results/BASE/real/ for another)
-#   --check-config  only check that config/real.config still applies to
-#           the base: every option it sets survives merge_config and
-#           olddefconfig on top of tinyconfig and x86_64-bench.config
+#   --debug  amdgpu on the debug kernel of tests/debug.sh (KASAN,
+#           lockdep, kmemleak, lockup detectors; config/debug.config,
+#           config/real-debug.config), stock and patched only, one load
+#           each (--runs), 2 vCPUs, watchdog_thresh=2 without
+#           softlockup_panic: stock's splats are reported, and a load
+#           that lasts goes on to the end to be timed; patched must show
+#           none. Output: results/real/debug/ (results/BASE/real/debug/)
+#   --preempt MODEL  with --debug: config/preempt-MODEL.config (default
+#           lazy where the base has it, as tests/debug.sh; none on 6.12)
+#   --check-config  only check that config/real.config and
+#           config/real-debug.config still apply to the base: every option
+#           they set survives merge_config and olddefconfig on top of
+#           tinyconfig and the fragments beneath them
 #
 # One kernel config (tinyconfig + config/x86_64-bench.config +
 # config/real.config). The patched kernel is built with every module; the
@@ -39,17 +51,24 @@ set -euo pipefail
 
 MODULES="amdgpu nouveau radeon mac80211 cfg80211 kvm kvm_intel kvm_amd btrfs xfs"
 
+# The boot arguments of --debug: those of tests/debug.sh without
+# softlockup_panic=1, so that a lockup is reported and the load that
+# caused it is still timed.
+DEBUG_ARGS="watchdog_thresh=2 rcupdate.rcu_cpu_stall_timeout=5 no5lvl"
+
+# kernel_dir KERNEL: the build directory of KERNEL (of the debug
+# kernels with --debug).
 kernel_dir() {
-	echo "$BUILD/real-$1"
+	echo "$BUILD/$KPREFIX-$1"
 }
 
 build_kernels() {
 	local tree=$1 v
-	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${REAL_FRAGS[@]}"
+	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${FRAGS[@]}"
 	"$TOP/scripts/build-kernel.sh" --image-only "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" \
-		"$(kernel_dir stock)" "${REAL_FRAGS[@]}"
+		"$(kernel_dir stock)" "${FRAGS[@]}"
 	for v in "${KERNELS[@]:2}"; do
-		variant_kernel "$BASE" "$v" "$BUILD/real-variants" "$(kernel_dir "$v")" --image-only "${REAL_FRAGS[@]}"
+		variant_kernel "$BASE" "$v" "$BUILD/$KPREFIX-variants" "$(kernel_dir "$v")" --image-only "${FRAGS[@]}"
 	done
 }
 
@@ -111,12 +130,18 @@ run_kernels() {
 	# Every kernel scans a module's symtab once per record in each read of
 	# the list and of the filter, stock in each load too: allow 10x what
 	# TCG here took for the generated modules (75 M record x symbol pairs
-	# a second) for RUNS loads and four scans, on top of the boot.
-	limit=$(awk -F'\t' -v r="$RUNS" '{ s += $2 * $3 } END { printf "%d", 900 + s * (r + 4) / 7500000 }' "$work/modules.tsv")
+	# a second) for RUNS loads and four scans, on top of the boot; on the
+	# debug kernels (KASAN checks every load of the scan) 5 times that.
+	limit=$(awk -F'\t' -v r="$RUNS" -v slow="$SLOW" '{ s += $2 * $3 } END { printf "%d", slow * (900 + s * (r + 4) / 7500000) }' "$work/modules.tsv")
 	for k in "${KERNELS[@]}"; do
 		log "booting $k (runs: $RUNS, limit $limit s)"
-		"$TOP/scripts/run-guest.sh" "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
-			"$work/real.cpio" "$work/guest-$k" "$limit"
+		if [ "$DEBUG" = 1 ]; then
+			GUEST_SMP=2 GUEST_CMDLINE="$DEBUG_ARGS" "$TOP/scripts/run-guest.sh" \
+				"$(kernel_dir "$k")/arch/x86/boot/bzImage" "$work/real.cpio" "$work/guest-$k" "$limit"
+		else
+			"$TOP/scripts/run-guest.sh" "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
+				"$work/real.cpio" "$work/guest-$k" "$limit"
+		fi
 	done
 }
 
@@ -133,13 +158,28 @@ collect() {
 	done >"$out/boot.tsv"
 	{
 		base_fact "$BASE"
-		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/real.config (the modules and what they need as modules; PCI, NET, BLOCK built in); gcc $(gcc -dumpfullversion)"
-		qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" "1 vCPU, 2 GiB, -cpu max, no devices"
+		config_fact
+		if [ "$DEBUG" = 1 ]; then
+			qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" "2 vCPUs, 2 GiB, -cpu max, no devices"
+			echo "- boot: $DEBUG_ARGS (tests/debug.sh's without softlockup_panic=1), hung task timeout 10 s"
+		else
+			qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" "1 vCPU, 2 GiB, -cpu max, no devices"
+		fi
 		echo "- modules: built once with the patched kernel, the same .ko files loaded by every kernel; records = entries of the .ko's __mcount_loc, symtab = entries of its .symtab, text = bytes of its executable sections"
 		echo "- runs: each kernel booted once; first every module modprobed at once in the background (\"all at once\"), everything unloaded; then per module its dependencies modprobed, and the module alone $RUNS times modprobed and rmmod'ed; no tracer active; modprobe = trace_marker before and after it; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); index = the bytes_req of the kmem:kmalloc events from ftrace_mod_syms_build() inside ftrace_module_enable() (guest/lib.sh)"
 		kernels_fact "${KERNELS[@]}"
 		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"
 	} >"$out/facts.md"
+}
+
+# config_fact: the config line of facts.md.
+config_fact() {
+	local bench="config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES)"
+	if [ "$DEBUG" = 1 ]; then
+		echo "- config: tinyconfig + $bench + config/debug.config (KASAN, lockdep, kmemleak, fault injection, lockup, hung task and RCU stall detectors) + config/preempt-$MODEL.config + config/real-debug.config (amdgpu and what it needs as modules; PCI built in); gcc $(gcc -dumpfullversion)"
+	else
+		echo "- config: tinyconfig + $bench + config/real.config (the modules and what they need as modules; PCI, NET, BLOCK built in); gcc $(gcc -dumpfullversion)"
+	fi
 }
 
 # public_numbers: for reference, beside the table: the numbers published
@@ -168,6 +208,36 @@ entries).
 EOF
 }
 
+# public_debug_numbers: the public reports of this load on debug
+# kernels, for reference.
+public_debug_numbers() {
+	cat <<'EOF'
+
+For reference, not measured here: public reports of this load on debug
+kernels, before the cond_resched() that 4099b98203d6 added to
+ftrace_module_enable() (in 6.18 and stable 6.1+; the 7.3 base has it):
+amdgpu soft-locked 16 s on a KASAN and lockdep Ubuntu 6.8 kernel in KVM
+(14,334 functions), and 26 s from systemd-udevd on a KCSAN 6.5 kernel.
+EOF
+}
+
+# debug_splats WORK: what each kernel's log reported (scripts/splat.sh).
+debug_splats() {
+	local k s
+	echo
+	echo "Reports in each kernel's console and dmesg (scripts/splat.sh; the control module's WARN left out):"
+	echo
+	for k in "${KERNELS[@]}"; do
+		s=$(splats "$1/guest-$k/console.log" "$1/guest-$k/files/dmesg")
+		if [ -n "$s" ]; then
+			printf -- '- %s:\n' "$k"
+			printf '  - %s\n' "${s//$'\n'/$'\n'  - }"
+		else
+			printf -- '- %s: none\n' "$k"
+		fi
+	done
+}
+
 # extra_sections WORK OUT: the tables report.sh does not make, after its
 # own in OUT/results.md.
 extra_sections() {
@@ -185,7 +255,12 @@ extra_sections() {
 		echo "| kernel | ms | ftrace_module_enable() calls |"
 		echo "|---|---:|---:|"
 		awk -F'\t' '{ split($2, a, " "); printf "| %s | %.1f | %d |\n", $1, a[1] / 1000, a[2] }' "$out/boot.tsv"
-		public_numbers
+		if [ "$DEBUG" = 1 ]; then
+			debug_splats "$work"
+			public_debug_numbers
+		else
+			public_numbers
+		fi
 		for k in "${KERNELS[@]}"; do
 			[ -s "$work/guest-$k/files/noinit" ] || continue
 			echo
@@ -203,13 +278,19 @@ noinit() {
 # compare_all WORK: the checks of every guest (bench/lib.sh), the same
 # modules failing their init on every kernel, and every other module's
 # lines and decisions the same on every kernel (a module whose init
-# failed has no records left to compare). The floor decides nothing (it
+# failed has no records left to compare). With --debug, stock's splats
+# are reported, not judged: they are what the series removes. The floor decides nothing (it
 # calls every record valid): with kvm.ko loaded it is only timed, and it
 # must warn, as kvm.ko's dead weak call sites are then valid records that
 # no lookup names.
 compare_all() {
 	local work=$1 k m bad=0 failed exact=()
 	for k in "${KERNELS[@]}"; do
+		if [ "$DEBUG" = 1 ] && [ "$k" = stock ]; then
+			exact+=("$k")
+			guest_checks "$work/guest-$k/files" "$k" reported || bad=1
+			continue
+		fi
 		if [ "$k" = floor ] && grep -qw kvm <<<"$MODULES"; then
 			guest_checks "$work/guest-$k/files" "$k" warns || bad=1
 			continue
@@ -239,20 +320,28 @@ compare_all() {
 }
 
 main() {
-	RUNS=3
-	local out="" only="bitmap sort-all-symbols floor" work tree chosen=() config_only=0
+	RUNS=3 DEBUG=0 MODEL="" SLOW=1 KPREFIX=real
+	local out="" only="bitmap sort-all-symbols floor" work tree chosen=() config_only=0 runs=""
 	BASE=$(mainline_base)
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--base) BASE=$2; shift 2 ;;
 		--variants) only=$2; shift 2 ;;
-		--runs) RUNS=$2; shift 2 ;;
+		--runs) runs=$2; shift 2 ;;
 		--modules) MODULES=$2; shift 2 ;;
 		--out) out=$2; shift 2 ;;
+		--debug) DEBUG=1; shift ;;
+		--preempt) MODEL=$2; shift 2 ;;
 		--check-config) config_only=1; shift ;;
 		*) die "unknown option '$1' (see the head of $0)" ;;
 		esac
 	done
+	[ -z "$MODEL" ] || [ -r "$TOP/config/preempt-$MODEL.config" ] ||
+		die "--preempt: unknown preemption model '$MODEL' (config/preempt-*.config)"
+	FRAGS=("${REAL_FRAGS[@]}")
+	# amdgpu alone, once, on stock and patched.
+	[ "$DEBUG" = 0 ] || MODULES=amdgpu RUNS=1 SLOW=5 only=""
+	RUNS=${runs:-$RUNS}
 	[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive number"
 	[ -n "$MODULES" ] || die "--modules: no module named"
 	base_info "$BASE" pkg >/dev/null
@@ -262,17 +351,25 @@ main() {
 	if [ -z "$out" ]; then
 		out=$TOP/results/real
 		[ "$BASE" = "$(mainline_base)" ] || out=$TOP/results/$BASE/real
+		[ "$DEBUG" = 0 ] || out=$out/debug
 	fi
 	lock_cache
 	trap 'restore_trees "$BASE"' EXIT
 	"$TOP/scripts/install-deps.sh"
 	tree=$("$TOP/scripts/make-tree.sh" "$BASE")
+	MODEL=${MODEL:-$(default_model "$tree")}
 	if [ $config_only -eq 1 ]; then
-		real_config_check "$tree" "$BASE"
+		real_config_check "$tree" "$BASE" "${REAL_FRAGS[@]}"
+		# shellcheck disable=SC2046 # the fragments' paths have no spaces
+		real_config_check "$tree" "$BASE" $(real_debug_frags "$MODEL")
 		return
 	fi
+	if [ "$DEBUG" = 1 ]; then
+		read -r -a FRAGS <<<"$(real_debug_frags "$MODEL")"
+		KPREFIX=real-debug-$MODEL
+	fi
 	BUILD=$CACHE/build/$BASE
-	work=$CACHE/real
+	work=$CACHE/$KPREFIX
 	rm -rf "$work"
 	mkdir -p "$work"
 	build_kernels "$tree"

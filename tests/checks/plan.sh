@@ -34,7 +34,7 @@ plan_base() {
 	def "$b:fetch:source" quick "" "fetch the base source" t_fetch_base
 	def "$b:series:git-am" quick "$b:fetch:source" "git am of the series on a fresh tree" t_git_am_fresh
 	def "$b:series:variant-applies" quick "$b:series:git-am" "the benchmark variants apply on the series" t_variant_applies
-	def "$b:bench:real-config" "$t" "$b:series:git-am" "bench/real.sh's config applies (merge_config, olddefconfig)" t_real_config
+	def "$b:bench:real-config" "$t" "$b:series:git-am" "bench/real.sh's configs apply, the real and the --debug one (merge_config, olddefconfig)" t_real_config
 	def "$b:series:checkpatch" quick "$b:series:git-am" "checkpatch --strict (its own checkpatch.pl)" t_checkpatch_73
 	def "$b:build:bisect" "$t" "$b:series:git-am" "each patch builds (the objects of the files it changes)" t_bisect_build
 	def "$b:build:hygiene" full "$b:series:git-am" "no new W=1, sparse or kernel-doc warning" t_hygiene

@@ -75,7 +75,9 @@ t_real_config() {
 	. "$TOP/bench/lib.sh"
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	git -C "$tree" checkout -q series
-	real_config_check "$tree" "$TEST_BASE"
+	real_config_check "$tree" "$TEST_BASE" "${REAL_FRAGS[@]}"
+	# shellcheck disable=SC2046 # the fragments' paths have no spaces
+	real_config_check "$tree" "$TEST_BASE" $(real_debug_frags "$(default_model "$tree")")
 }
 
 # The patch that does not apply is named, before any work tree is made
