@@ -135,13 +135,8 @@ run_kernels() {
 	limit=$(awk -F'\t' -v r="$RUNS" -v slow="$SLOW" '{ s += $2 * $3 } END { printf "%d", slow * (900 + s * (r + 4) / 7500000) }' "$work/modules.tsv")
 	for k in "${KERNELS[@]}"; do
 		log "booting $k (runs: $RUNS, limit $limit s)"
-		if [ "$DEBUG" = 1 ]; then
-			GUEST_SMP=2 GUEST_CMDLINE="$DEBUG_ARGS" "$TOP/scripts/run-guest.sh" \
-				"$(kernel_dir "$k")/arch/x86/boot/bzImage" "$work/real.cpio" "$work/guest-$k" "$limit"
-		else
-			"$TOP/scripts/run-guest.sh" "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
-				"$work/real.cpio" "$work/guest-$k" "$limit"
-		fi
+		GUEST_SMP=$VCPUS GUEST_CMDLINE=$CMDLINE "$TOP/scripts/run-guest.sh" \
+			"$(kernel_dir "$k")/arch/x86/boot/bzImage" "$work/real.cpio" "$work/guest-$k" "$limit"
 	done
 }
 
@@ -159,12 +154,10 @@ collect() {
 	{
 		base_fact "$BASE"
 		config_fact
-		if [ "$DEBUG" = 1 ]; then
-			qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" "2 vCPUs, 2 GiB, -cpu max, no devices"
-			echo "- boot: $DEBUG_ARGS (tests/debug.sh's without softlockup_panic=1), hung task timeout 10 s"
-		else
-			qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" "1 vCPU, 2 GiB, -cpu max, no devices"
-		fi
+		qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" \
+			"$VCPUS vCPU$([ "$VCPUS" = 1 ] || echo s), 2 GiB, -cpu max, no devices"
+		[ "$DEBUG" = 0 ] ||
+			echo "- boot: $CMDLINE (tests/debug.sh's without softlockup_panic=1), hung task timeout 10 s"
 		echo "- modules: built once with the patched kernel, the same .ko files loaded by every kernel; records = entries of the .ko's __mcount_loc, symtab = entries of its .symtab, text = bytes of its executable sections"
 		echo "- runs: each kernel booted once; first every module modprobed at once in the background (\"all at once\"), everything unloaded; then per module its dependencies modprobed, and the module alone $RUNS times modprobed and rmmod'ed; no tracer active; modprobe = trace_marker before and after it; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); index = the bytes_req of the kmem:kmalloc events from ftrace_mod_syms_build() inside ftrace_module_enable() (guest/lib.sh)"
 		kernels_fact "${KERNELS[@]}"
@@ -228,7 +221,7 @@ debug_splats() {
 	echo "Reports in each kernel's console and dmesg (scripts/splat.sh; the control module's WARN left out):"
 	echo
 	for k in "${KERNELS[@]}"; do
-		s=$(splats "$1/guest-$k/console.log" "$1/guest-$k/files/dmesg")
+		s=$(splats "$1/guest-$k/console.log" "$1/guest-$k/files/dmesg" | grep -v warn_control || true)
 		if [ -n "$s" ]; then
 			printf -- '- %s:\n' "$k"
 			printf '  - %s\n' "${s//$'\n'/$'\n'  - }"
@@ -279,10 +272,10 @@ noinit() {
 # modules failing their init on every kernel, and every other module's
 # lines and decisions the same on every kernel (a module whose init
 # failed has no records left to compare). With --debug, stock's splats
-# are reported, not judged: they are what the series removes. The floor decides nothing (it
-# calls every record valid): with kvm.ko loaded it is only timed, and it
-# must warn, as kvm.ko's dead weak call sites are then valid records that
-# no lookup names.
+# are reported, not judged: they are what the series removes. The floor
+# decides nothing (it calls every record valid): with kvm.ko loaded it is
+# only timed, and it must warn, as kvm.ko's dead weak call sites are then
+# valid records that no lookup names.
 compare_all() {
 	local work=$1 k m bad=0 failed exact=()
 	for k in "${KERNELS[@]}"; do
@@ -320,7 +313,7 @@ compare_all() {
 }
 
 main() {
-	RUNS=3 DEBUG=0 MODEL="" SLOW=1 KPREFIX=real
+	RUNS=3 DEBUG=0 MODEL="" SLOW=1 KPREFIX=real VCPUS=1 CMDLINE=""
 	local out="" only="bitmap sort-all-symbols floor" work tree chosen=() config_only=0 runs=""
 	BASE=$(mainline_base)
 	while [ $# -gt 0 ]; do
@@ -340,7 +333,7 @@ main() {
 		die "--preempt: unknown preemption model '$MODEL' (config/preempt-*.config)"
 	FRAGS=("${REAL_FRAGS[@]}")
 	# amdgpu alone, once, on stock and patched.
-	[ "$DEBUG" = 0 ] || MODULES=amdgpu RUNS=1 SLOW=5 only=""
+	[ "$DEBUG" = 0 ] || MODULES=amdgpu RUNS=1 SLOW=5 only="" VCPUS=2 CMDLINE=$DEBUG_ARGS
 	RUNS=${runs:-$RUNS}
 	[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive number"
 	[ -n "$MODULES" ] || die "--modules: no module named"
