@@ -37,7 +37,7 @@ configure() {
 }
 
 main() {
-	local arch=x86_64 image=bzImage modules=1
+	local arch=x86_64 image=bzImage modules=modules
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--llvm)
@@ -50,7 +50,7 @@ main() {
 			shift 2
 			;;
 		--image-only)
-			modules=0
+			modules=""
 			shift
 			;;
 		*) break ;;
@@ -62,8 +62,7 @@ main() {
 	toolchain "$arch"
 	[ "$KARCH" = x86_64 ] || image=vmlinux
 	local targets=("$image")
-	[ "$modules" -eq 0 ] || targets+=(modules)
-	[ "$modules" -eq 1 ] || modules=""
+	[ -z "$modules" ] || targets+=("$modules")
 	export KCONFIG_HOSTCC="ccache $HOSTCC_NAME"
 	need_cmd make "$CC_NAME" "$HOSTCC_NAME" ccache flex bison bc
 	use_ccache
