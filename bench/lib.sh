@@ -3,21 +3,31 @@
 # benchmark-only variants of the series and the way each is built. Source
 # it after scripts/lib.sh and scripts/splat.sh; do not run it.
 
-# variants: the NAME of each bench/variant-NAME.patch.
+# variants BASE: the NAME of each bench/variant-NAME.patch; those on top
+# of the second series (lookup-*, variant_start) only where BASE has it.
 variants() {
 	local p
 	for p in "$TOP"/bench/variant-*.patch; do
 		[ -e "$p" ] || continue
 		p=${p##*/variant-}
-		echo "${p%.patch}"
+		p=${p%.patch}
+		[[ $p != lookup-* ]] || [ -d "$TOP/patches/$1/$LOOKUP_SERIES" ] || continue
+		echo "$p"
 	done
 }
 
-# check_variants NAME...: each NAME has a bench/variant-NAME.patch.
+# variant_start NAME: the branch variant NAME applies on: lookup (the
+# second series) for a lookup-* variant, else series.
+variant_start() {
+	if [[ $1 == lookup-* ]]; then echo lookup; else echo series; fi
+}
+
+# check_variants BASE NAME...: each NAME is a variant of BASE (variants).
 check_variants() {
-	local v
+	local base=$1 v
+	shift
 	for v in "$@"; do
-		[ -e "$TOP/bench/variant-$v.patch" ] || die "--variants: no bench/variant-$v.patch"
+		variants "$base" | grep -qx -- "$v" || die "--variants: no bench/variant-$v.patch for base $base"
 	done
 }
 
@@ -26,14 +36,15 @@ subject() {
 	awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; sub(/^Subject: \[PATCH\] /, "", s); print s; exit }' "$1"
 }
 
-# variant_sum TREE NAME: what variant NAME is built from: the series
-# commit and the digest of bench/variant-NAME.patch.
+# variant_sum TREE NAME: what variant NAME is built from: the commit it
+# applies on (variant_start) and the digest of bench/variant-NAME.patch.
 variant_sum() {
-	echo "$(git -C "$1" rev-parse series)-$(sha256sum <"$TOP/bench/variant-$2.patch" | cut -c1-16)"
+	echo "$(git -C "$1" rev-parse "$(variant_start "$2")")-$(sha256sum <"$TOP/bench/variant-$2.patch" | cut -c1-16)"
 }
 
-# variant_branch TREE NAME SUM: branch variant-NAME of TREE (the series +
-# bench/variant-NAME.patch), made again when SUM changed.
+# variant_branch TREE NAME SUM: branch variant-NAME of TREE (the series,
+# or the second series, + bench/variant-NAME.patch), made again when SUM
+# changed.
 variant_branch() {
 	local vtree=$1 name=$2 sum=$3 key=ftrace-modsyms.variant-$2
 	if [ "$(git -C "$vtree" config --get "$key" || true)" = "$sum" ] &&
@@ -41,10 +52,12 @@ variant_branch() {
 		return 0
 	fi
 	git -C "$vtree" config --unset "$key" || true
-	git -C "$vtree" checkout -q --detach series
+	local start
+	start=$(variant_start "$name")
+	git -C "$vtree" checkout -q --detach "$start"
 	git -C "$vtree" am -q "$TOP/bench/variant-$name.patch" >&2 || {
 		git -C "$vtree" am --abort || true
-		die "bench/variant-$name.patch does not apply on the series"
+		die "bench/variant-$name.patch does not apply on branch $start"
 	}
 	git -C "$vtree" branch -q -f "variant-$name" HEAD
 	git -C "$vtree" config "$key" "$sum"
@@ -64,6 +77,8 @@ variant_kernel() {
 	shift 4
 	[ "${1:-}" != --image-only ] || { opts=(--image-only); shift; }
 	vtree=$(kind_tree "$base" variant)
+	# The second series' branch, for a lookup-* variant.
+	[[ $name != lookup-* ]] || kind_tree "$base" lookup >/dev/null
 	vsum=$(variant_sum "$vtree" "$name")
 	sum="$vsum-$(cat "$@" | sha256sum | cut -c1-16)"
 	if [ -s "$dir/arch/x86/boot/bzImage" ] && [ "$(cat "$dir/variant-sum" 2>/dev/null || true)" = "$sum" ]; then
@@ -104,13 +119,31 @@ qemu_fact() {
 # kernels_fact KERNEL...: the kernels of a run, for facts.md.
 kernels_fact() {
 	local k
-	echo "- kernels: stock = the Debian source as is; patched = the series; each other = the series + bench/variant-NAME.patch:"
+	local lookup=""
+	[[ " $* " != *" lookup "* ]] ||
+		lookup="; lookup = the series + patches/BASE/$LOOKUP_SERIES (the second series)"
+	echo "- kernels: stock = the Debian source as is; patched = the series$lookup; each other = the series + bench/variant-NAME.patch:"
 	for k in "$@"; do
 		case $k in
-		stock | patched) ;;
+		stock | patched | lookup) ;;
+		lookup-*) echo "  - $k (on the second series): $(subject "$TOP/bench/variant-$k.patch")" ;;
 		*) echo "  - $k: $(subject "$TOP/bench/variant-$k.patch")" ;;
 		esac
 	done
+}
+
+# kallsyms_lines FILE: the /proc/kallsyms lines of a module, its addresses
+# made offsets from the lowest address of their kind (text, other data):
+# where the module was put may differ between kernels, its layout may not.
+# Read-only data keeps no offset: the lookup kernel loads its own build of
+# kvm.ko, whose .rodata holds the source paths of its work tree
+# (trees/BASE/lookup, not .../src), so that its objects lie elsewhere.
+# (Only the low 48 bits of an address are read: a double holds no more
+# exactly, and a module spans far less.)
+kallsyms_lines() {
+	gawk '{ c = tolower($2); c = c == "t" ? "t" : c == "r" ? "r" : "d"; a[NR] = strtonum("0x" substr($1, length($1) - 11)); k[NR] = c; l[NR] = $2 " " $3 " " $4
+		if (!(c in lo) || a[NR] < lo[c]) lo[c] = a[NR] }
+		END { for (i = 1; i <= NR; i++) if (k[i] == "r") printf "r %s\n", l[i]; else printf "%s+%x %s\n", k[i], a[i] - lo[k[i]], l[i] }' "$1"
 }
 
 # same_as_stock WORK CHECK NAME EXT: WORK/NAME.KERNEL.EXT must be the same,

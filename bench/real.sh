@@ -339,7 +339,9 @@ main() {
 	[ -n "$MODULES" ] || die "--modules: no module named"
 	base_info "$BASE" pkg >/dev/null
 	read -r -a chosen <<<"$only"
-	check_variants "${chosen[@]}"
+	check_variants "$BASE" "${chosen[@]}"
+	[[ " ${chosen[*]} " != *" lookup-"* ]] ||
+		die "--variants: the variants of the second series (lookup-*) need its modules; bench/run.sh runs them"
 	KERNELS=(stock patched "${chosen[@]}")
 	if [ -z "$out" ]; then
 		out=$TOP/results/real

@@ -8,13 +8,17 @@
 #   SIZE, LOAD: what the third column counts and what loaded the module,
 #   for the headings (default "functions" and "insmod"; bench/real.sh:
 #   "records" and "modprobe").
-# Writes RESULTS_DIR/results.md and RESULTS_DIR/plot.png. The summary
+#   RESULTS_DIR/lookups.tsv (optional): kernel module functions run op us,
+#                          and kernel module functions 1 mem coresize
+#                          initsize kallsyms-lines (bench/run.sh's lookups)
+# Writes RESULTS_DIR/results.md and RESULTS_DIR/plot.png (and, with
+# lookups.tsv, a second table and RESULTS_DIR/lookups.png). The summary
 # itself (median and range) is scripts/stats.sh. UNIT names what a
 # thousandth of the times is (default "ms"; "M instructions" for a run
 # under qemu's -icount, where one microsecond is a thousand instructions).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 # shellcheck source=scripts/stats.sh
 . "$TOP/scripts/stats.sh"
@@ -79,6 +83,86 @@ EOG
 	rm -f "$dir"/plot-*.dat
 }
 
+LOOKUP_OPS="read glob mod mod-tiny kprobe"
+
+# lookup_summary TSV: summarize of the timed operations of lookups.tsv,
+# one line per kernel, module and operation (module "NAME:OP").
+lookup_summary() {
+	summarize <(awk -F'\t' -v OFS='\t' '$5 != "mem" { print $1, $2 ":" $5, $3, $4, $6 }' "$1")
+}
+
+# lookup_table LSUM SUM TSV: the lookups' table: per module and kernel,
+# the median of each operation (LSUM), the insmod median (SUM, the first
+# table's summary), the module's core size and lines in /proc/kallsyms,
+# and what the index adds to the core size: lookup's core size less
+# patched's (TSV, lookups.tsv).
+lookup_table() {
+	local lsum=$1 sum=$2 tsv=$3 o
+	printf '| module | %s | kernel' "$SIZE"
+	for o in $LOOKUP_OPS; do printf ' | %s %s' "$o" "$UNIT"; done
+	echo " | read speed-up | mod speed-up | $LOAD $UNIT | core bytes | index bytes (share of core) | /proc/kallsyms lines |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	gawk -F'\t' -v ops="$LOOKUP_OPS" '
+		function ms(u,   v) { v = u / 1000; return sprintf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v) }
+		function speedup(s, x) { return s && x ? sprintf(s / x >= 10 ? "%.0fx" : "%.2fx", s / x) : "-" }
+		FILENAME == ARGV[1] { split($2, a, ":"); med[$1, a[1], a[2]] = $5; lo[$1, a[1], a[2]] = $6; hi[$1, a[1], a[2]] = $7
+			if (!((a[1]) in fn)) { fn[a[1]] = $3; order[++nm] = a[1] }; seen[$1] = 1; next }
+		FILENAME == ARGV[2] { ins[$1, $2] = $5; next }
+		$5 == "mem" { core[$1, $2] = $6; lines[$1, $2] = $8; next }
+		END {
+			nk = split("stock patched lookup", ks, " "); no = split(ops, os, " ")
+			# modules by size
+			for (i = 1; i <= nm; i++) for (j = i + 1; j <= nm; j++) if (fn[order[j]] < fn[order[i]]) { t = order[i]; order[i] = order[j]; order[j] = t }
+			for (i = 1; i <= nm; i++) {
+				m = order[i]
+				for (j = 1; j <= nk; j++) {
+					k = ks[j]; if (!(k in seen)) continue
+					printf "| %s | %s | %s", m, fn[m], k
+					for (o = 1; o <= no; o++) {
+						x = med[k, m, os[o]]
+						printf " | %s", x == "" ? "-" : ms(x) (lo[k, m, os[o]] != hi[k, m, os[o]] ? " (" ms(lo[k, m, os[o]]) "-" ms(hi[k, m, os[o]]) ")" : "")
+					}
+					r = med["stock", m, "read"]; d = med["stock", m, "mod"]
+					printf " | %s | %s", speedup(r, med[k, m, "read"]), speedup(d, med[k, m, "mod"])
+					printf " | %s | %s", (k, m) in ins ? ms(ins[k, m]) : "-", core[k, m]
+					if (k == "lookup" && core["patched", m] != "")
+						printf " | %d (%.1f%%)", core[k, m] - core["patched", m], 100 * (core[k, m] - core["patched", m]) / core["patched", m]
+					else
+						printf " | -"
+					printf " | %s |\n", lines[k, m]
+				}
+			}
+		}' "$lsum" "$sum" "$tsv"
+}
+
+# lookup_plot LSUM PNG: reading available_filter_functions and writing
+# "*:mod:NAME" against the module's SIZE, one line per kernel, log-log.
+lookup_plot() {
+	local lsum=$1 png=$2 dir k rd="" md=""
+	dir=$(dirname "$png")
+	while read -r k; do
+		awk -F'\t' -v k="$k" '$1 == k { split($2, a, ":"); if (a[2] == "read") r[$3] = $5 / 1000; if (a[2] == "mod") m[$3] = $5 / 1000 }
+			END { for (f in r) print f, r[f], m[f] }' "$lsum" | sort -n >"$dir/lplot-$k.dat"
+		rd="$rd${rd:+, }\"$dir/lplot-$k.dat\" using 1:2 with linespoints title \"$k\""
+		md="$md${md:+, }\"$dir/lplot-$k.dat\" using 1:3 with linespoints title \"$k\""
+	done < <(kernels "$lsum")
+	gnuplot <<EOG || die "gnuplot failed"
+set terminal pngcairo size 1100,480 font ",10"
+set output "$png"
+set multiplot layout 1,2 title "Naming a module's records after its load: N $SIZE (qemu, see results.md)"
+set logscale xy
+set key top left
+set xlabel "$SIZE in the module"
+set grid
+set ylabel "reading available\\_filter\\_functions, $UNIT (median)"
+plot $rd
+set ylabel "writing *:mod:NAME to set\\_ftrace\\_filter, $UNIT (median)"
+plot $md
+unset multiplot
+EOG
+	rm -f "$dir"/lplot-*.dat
+}
+
 main() {
 	[[ $# -ge 1 && $# -le 4 && $# -ne 3 ]] || die "usage: $0 RESULTS_DIR [UNIT [SIZE LOAD]]"
 	local dir=$1
@@ -91,12 +175,20 @@ main() {
 	# time, in thousandths: the same code on every kernel, so the ratio
 	# cancels most of the host's drift between and within boots.
 	summarize <(awk -F'\t' -v OFS='\t' '{ print $0, ($7 > 0 ? 1000 * $6 / $7 : 0) }' "$dir/times.tsv") >"$dir/summary.tsv"
+	[ ! -s "$dir/lookups.tsv" ] || lookup_summary "$dir/lookups.tsv" >"$dir/lookup-summary.tsv"
 	{
 		cat "$dir/facts.md"
 		echo
 		table "$dir/summary.tsv"
+		if [ -s "$dir/lookups.tsv" ]; then
+			echo
+			echo "Naming the module's records after its load (lookups; index bytes: lookup's core size less patched's):"
+			echo
+			lookup_table "$dir/lookup-summary.tsv" "$dir/summary.tsv" "$dir/lookups.tsv"
+		fi
 	} >"$dir/results.md"
 	plot "$dir/summary.tsv" "$dir/plot.png"
+	[ ! -s "$dir/lookups.tsv" ] || lookup_plot "$dir/lookup-summary.tsv" "$dir/lookups.png"
 }
 
 [ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

@@ -13,14 +13,102 @@
 # insmod_times read, kept in the work directory). Last,
 # /files/warn_control.ko warns once, and the log after it shows the
 # host that this kernel prints warnings.
+# On a kernel booted with "ftrace_modsyms_lookups" (bench/run.sh: stock,
+# the series and the second series), each module is then loaded once more,
+# with /files/modsyms_tiny.ko (one function), and what names its records
+# afterwards is timed (lookups, below).
 # shellcheck source=guest/lib.sh
 . /lib.sh
 AFF=$TRACING/available_filter_functions
+FILTER=$TRACING/set_ftrace_filter
 RUNS=$(cat /files/runs)
+
+# The operations lookups times, called through op.
+# shellcheck disable=SC2317
+read_list() { cat "$AFF" >/dev/null; }
+# shellcheck disable=SC2317
+set_filter() { echo "$1" >"$FILTER"; }
+# shellcheck disable=SC2317
+add_kprobe() { echo "p:modsyms_lookup $1" >>"$TRACING/kprobe_events"; }
+
+# op NAME RUN OP CMD...: time CMD, as line "NAME RUN OP us" of /tmp/lookups.
+op() {
+	what="$1 $2 $3"
+	shift 3
+	t=$(time_op "$@") || { echo "$what failed"; return 1; }
+	echo "$what $t" >>/tmp/lookups
+	echo "bench: $what: $t us"
+}
+
+# lookups NAME MODE: with NAME and modsyms_tiny loaded, time: reading
+# available_filter_functions; writing a glob that matches NAME's functions
+# to set_ftrace_filter (NAME_fn_* for a generated module, NAME_* else),
+# then "*:mod:NAME", then "*:mod:modsyms_tiny"; defining a kprobe on a
+# function of NAME by name (of N generated ones the N/2-th, else the
+# middle one of its list; its address is looked up, the kprobe is
+# registered disabled). RUNS
+# times, once for a module only timed (minutes per operation on stock).
+# Then NAME's core size, init size and lines in /proc/kallsyms ("mem"
+# line). After the first run, for a module whose lists are compared, the
+# filters each write left, NAME's /proc/kallsyms lines and its lines in
+# the other listings (listings) go to the host.
+lookups() {
+	name=$1 runs=$RUNS r=1
+	[ "$2" != times ] || runs=1
+	case $name in
+	modsyms_*) glob="${name}_fn_*" probe=${name}_fn_$((${name#modsyms_} / 2)) ;;
+	*) glob="${name}_*" probe=$(awk -v m="[$name]" '$2 == m { a[++n] = $1 } END { print a[int((n + 1) / 2)] }' /tmp/after) ;;
+	esac
+	while [ "$r" -le "$runs" ]; do
+		op "$name" "$r" read read_list || return 1
+		op "$name" "$r" glob set_filter "$glob" || return 1
+		[ "$r" -gt 1 ] || cat "$FILTER" >"/tmp/$name.glob"
+		op "$name" "$r" mod set_filter "*:mod:$name" || return 1
+		[ "$r" -gt 1 ] || cat "$FILTER" >"/tmp/$name.mod"
+		op "$name" "$r" mod-tiny set_filter "*:mod:modsyms_tiny" || return 1
+		[ "$r" -gt 1 ] || cat "$FILTER" >"/tmp/$name.tiny"
+		echo >"$FILTER"
+		op "$name" "$r" kprobe add_kprobe "$name:$probe" || return 1
+		echo "-:modsyms_lookup" >>"$TRACING/kprobe_events" || return 1
+		r=$((r + 1))
+	done
+	echo "$name 1 mem $(cat "/sys/module/$name/coresize") $(cat "/sys/module/$name/initsize") $(grep -c "\[$name\]\$" /proc/kallsyms)" >>/tmp/lookups
+	[ "$2" != times ] || return 0
+	grep "\[$name\]\$" /proc/kallsyms >"/tmp/$name.kallsyms"
+	listings "$name" || return 1
+	for f in glob mod tiny kallsyms notrace graph addrs enabled touched; do
+		send "$name.$f" "/tmp/$name.$f"
+	done
+}
+
+# listings NAME: what the other files that name records show for NAME:
+# set_ftrace_notrace and set_graph_function after the glob of lookups, its lines of available_filter_functions_addrs, and of
+# enabled_functions and touched_functions while and after the function
+# tracer traces its records (and no other).
+listings() {
+	for f in notrace:set_ftrace_notrace graph:set_graph_function; do
+		echo "$glob" >"$TRACING/${f#*:}" || return 1
+		cat "$TRACING/${f#*:}" >"/tmp/$1.${f%%:*}"
+		echo >"$TRACING/${f#*:}"
+	done
+	grep -F "[$1]" "$TRACING/available_filter_functions_addrs" >"/tmp/$1.addrs"
+	echo "*:mod:$1" >"$FILTER" || return 1
+	echo function >"$TRACING/current_tracer" || return 1
+	grep -F "[$1]" "$TRACING/enabled_functions" >"/tmp/$1.enabled"
+	echo nop >"$TRACING/current_tracer"
+	echo >"$FILTER"
+	grep -F "[$1]" "$TRACING/touched_functions" >"/tmp/$1.touched"
+}
+
+# The dependency of kvm.ko, loaded once.
+insmod /files/irqbypass.ko || { echo "insmod irqbypass.ko failed"; exit 1; }
 
 setup_probes || { echo "cannot set kprobes on ftrace_module_enable"; exit 1; }
 : >/tmp/times
 : >/tmp/traces
+: >/tmp/lookups
+LOOKUPS=0
+grep -qw ftrace_modsyms_lookups /proc/cmdline && LOOKUPS=1
 while read -r ko mode; do
 	name=${ko%.ko}
 	[ "$mode" = times ] || cat "$AFF" >/tmp/before
@@ -42,8 +130,18 @@ while read -r ko mode; do
 		rmmod "$name" || { echo "rmmod $name failed"; exit 1; }
 		i=$((i + 1))
 	done
+	if [ $LOOKUPS = 1 ]; then
+		for m in "$ko" modsyms_tiny.ko; do
+			insmod "/files/$m" || { echo "insmod $m for lookups failed"; exit 1; }
+		done
+		lookups "$name" "$mode" || exit 1
+		for m in modsyms_tiny "$name"; do
+			rmmod "$m" || { echo "rmmod $m after lookups failed"; exit 1; }
+		done
+	fi
 done </files/modules.list
 send times /tmp/times
+[ $LOOKUPS = 0 ] || send lookups /tmp/lookups
 send traces /tmp/traces
 send_logs || exit 1
 exit 0

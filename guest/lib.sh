@@ -93,6 +93,27 @@ time_load() {
 	insmod_times "$TRACING/trace"
 }
 
+# time_op CMD...: run CMD and print how long it took in microseconds,
+# between trace_marker writes before and after it (op_us). Fails if CMD
+# fails.
+time_op() {
+	echo >"$TRACING/trace"
+	echo op-start >"$TRACING/trace_marker"
+	"$@" || return 1
+	echo op-end >"$TRACING/trace_marker"
+	op_us "$TRACING/trace"
+}
+
+# op_us TRACE: the microseconds between the op-start and op-end markers
+# of TRACE. Fails if either is missing.
+op_us() {
+	awk '
+		function ts(line,   a, n) { n = split(line, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", a[i]); return a[i] } }
+		/op-start/ { s = ts($0) }
+		/op-end/ { e = ts($0) }
+		END { if (s == "" || e == "") { print "missing op markers" > "/dev/stderr"; exit 1 }; printf "%d\n", (e - s) * 1000000 + 0.5 }' "$1"
+}
+
 # time_insmod KO: time_load of insmod KO.
 time_insmod() {
 	time_load insmod "$1"

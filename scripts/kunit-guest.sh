@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Run the KUnit suite of the series as a module in the guest: find
-# ftrace_locs_test.ko in a kernel build, boot that kernel with it
-# (guest/kunit.sh loads it twice), parse the log with kunit.py and list
-# the cases.
+# Run a KUnit suite as a module in the guest: find MODULE.ko (default
+# ftrace_locs_test, the series' suite) in a kernel build, boot that
+# kernel with it (guest/kunit.sh loads it twice), parse the log with
+# kunit.py and list the cases.
 #
-# Usage: scripts/kunit-guest.sh TREE OBJ OUT
+# Usage: scripts/kunit-guest.sh TREE OBJ OUT [MODULE]
 #   OUT/guest/files/: the guest's dmesg (first load) and dmesg-all;
 #   OUT/results.json and OUT/kunit.log: kunit.py parse;
 #   OUT/cases: one "STATUS<TAB>suite.case<TAB>detail" line per case.
@@ -14,12 +14,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 main() {
-	[ $# -eq 3 ] || die "usage: $0 TREE OBJ OUT"
-	local tree=$1 obj=$2 out=$3 ko rc=0
+	[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: $0 TREE OBJ OUT [MODULE]"
+	local tree=$1 obj=$2 out=$3 mod=${4:-ftrace_locs_test} ko rc=0
 	rm -rf "$out"
 	mkdir -p "$out"
-	ko=$(find "$obj/lib" -name ftrace_locs_test.ko)
-	[ -n "$ko" ] || die "no ftrace_locs_test.ko in $obj/lib"
+	ko=$(find "$obj/lib" -name "$mod.ko")
+	[ -n "$ko" ] || die "no $mod.ko in $obj/lib"
 	"$TOP/scripts/mkinitramfs.sh" "$out/kunit.cpio" "$TOP/guest/kunit.sh" "$ko"
 	"$TOP/scripts/run-guest.sh" "$obj/arch/x86/boot/bzImage" "$out/kunit.cpio" "$out/guest" 300
 	python3 "$tree/tools/testing/kunit/kunit.py" parse --json="$out/results.json" \

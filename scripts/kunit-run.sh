@@ -3,18 +3,21 @@
 # tools/testing/kunit/kunit.py run, in qemu, with
 # config/kunit/ftrace_locs.kunitconfig, out of tree with ccache.
 #
-# Usage: scripts/kunit-run.sh TREE REF BUILD_DIR OUT_DIR [ARCH]
+# Usage: scripts/kunit-run.sh TREE REF BUILD_DIR OUT_DIR [ARCH [KUNITCONFIG]]
 #   ARCH: x86_64 (default; with IBT, so FTRACE_MCOUNT_MAX_OFFSET is 4) or
 #   powerpcle (ppc64le pseries, cross compiled with Debian's
 #   gcc-powerpc64le-linux-gnu, booted in qemu-system-ppc64 under TCG).
+#   KUNITCONFIG: another suite's (default: ftrace_locs.kunitconfig).
 #   OUT_DIR gets kunit.log (kunit.py's output) and results.json.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 main() {
-	case $# in 4 | 5) ;; *) die "usage: $0 TREE REF BUILD_DIR OUT_DIR [ARCH]" ;; esac
+	case $# in 4 | 5 | 6) ;; *) die "usage: $0 TREE REF BUILD_DIR OUT_DIR [ARCH [KUNITCONFIG]]" ;; esac
 	local tree=$1 ref=$2 build=$3 out=$4 arch=${5:-x86_64} bin rc=0 args=()
+	local kconf=${6:-$TOP/config/kunit/ftrace_locs.kunitconfig}
+	[ -r "$kconf" ] || die "no kunitconfig $kconf"
 	case $arch in
 	x86_64)
 		need_cmd gcc qemu-system-x86_64
@@ -47,7 +50,7 @@ main() {
 	fi
 	PATH=$bin:$PATH python3 "$tree/tools/testing/kunit/kunit.py" run \
 		--build_dir="$build" \
-		--kunitconfig="$TOP/config/kunit/ftrace_locs.kunitconfig" "${args[@]}" \
+		--kunitconfig="$kconf" "${args[@]}" \
 		--jobs "$(nproc)" --timeout 900 \
 		--json="$out/results.json" >"$out/kunit.log" 2>&1 || rc=$?
 	[ -s "$out/results.json" ] || {

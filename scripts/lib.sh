@@ -173,14 +173,21 @@ lock_cache() {
 	flock -n 9 || die "another run is using $CACHE (lock $CACHE/lock)"
 }
 
+# The second series, on top of the first: patches/BASE/$LOOKUP_SERIES
+# (module address lookups by a by-address index of each module symtab).
+# shellcheck disable=SC2034 # used by scripts/make-tree.sh and the benchmarks
+LOOKUP_SERIES=kallsyms-index
+
 # kind_ref KIND: the git ref of the work tree a kernel KIND is built from:
 # stock is the base as Debian ships it, patched the series on top (a
-# mutant too, with its change applied to its own tree).
+# mutant too, with its change applied to its own tree), lookup the second
+# series on top of the first (in the work tree of the same name).
 kind_ref() {
 	case $1 in
 	stock) echo base ;;
 	patched | mutant) echo series ;;
-	*) die "unknown kernel kind '$1' (stock, patched or mutant)" ;;
+	lookup) echo lookup ;;
+	*) die "unknown kernel kind '$1' (stock, patched, lookup or mutant)" ;;
 	esac
 }
 

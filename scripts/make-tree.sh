@@ -10,6 +10,8 @@
 #   "walk"; each benchmark variant, the mutants) each keep their own, so
 #   that no checkout touches the files of another build: a build directory
 #   stays up to date, and a second run rebuilds nothing.
+#   NAME "lookup" is the tree of the second series: branch "lookup" holds
+#   the series + patches/BASE/$LOOKUP_SERIES (scripts/lib.sh).
 #   FTRACE_MODSYMS_PATCHES=DIR takes the series from DIR/BASE (tests).
 #   FTRACE_MODSYMS_TREES=DIR makes the work tree in DIR/BASE/src, from a
 #   repository of its own (DIR/BASE/repo, a shared clone of the import),
@@ -88,6 +90,29 @@ apply_series() {
 	git -C "$tree" config ftrace-modsyms.series-sum "$sum"
 }
 
+# apply_lookup BASE TREE: branch "lookup" of TREE, the series + the second
+# series (patches/BASE/$LOOKUP_SERIES), made again when either changed.
+apply_lookup() {
+	local base=$1 tree=$2 dir sum f key=ftrace-modsyms.lookup-sum
+	dir=${FTRACE_MODSYMS_PATCHES:-$TOP/patches}/$base/$LOOKUP_SERIES
+	[ -d "$dir" ] || die "base $base has no second series ($dir)"
+	sum="$(git -C "$tree" rev-parse series)-$(series_sum "$dir")"
+	if [ "$(git -C "$tree" config --get "$key" || true)" = "$sum" ] &&
+		git -C "$tree" rev-parse -q --verify lookup >/dev/null; then
+		return 0
+	fi
+	git -C "$tree" config --unset "$key" || true
+	git -C "$tree" checkout -q --detach series
+	while read -r f; do
+		git -C "$tree" am -q --keep-cr "$f" >&2 || {
+			git -C "$tree" am --abort >/dev/null 2>&1 || true
+			die "patch $LOOKUP_SERIES/$(basename "$f") does not apply on the series of $base"
+		}
+	done < <(series_files "$dir")
+	git -C "$tree" branch -q -f lookup HEAD
+	git -C "$tree" config "$key" "$sum"
+}
+
 main() {
 	[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 BASE [NAME]"
 	local base=$1 name=${2:-src} repo tree trees dir
@@ -116,6 +141,7 @@ main() {
 	if [ "$name" != src ]; then
 		tree=$trees/$base/$name
 		worktree "$repo" "$tree" series
+		[ "$name" != lookup ] || apply_lookup "$base" "$tree"
 	fi
 	printf '%s\n' "$tree"
 }

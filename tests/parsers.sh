@@ -5,7 +5,10 @@
 # load adds (scripts/list-delta.sh), the splat detector, the KMSAN report
 # reader and the verdict of a boot (scripts/splat.sh), the benchmark's
 # medians (scripts/stats.sh) and the times and index bytes of one load
-# (insmod_times, guest/lib.sh).
+# (insmod_times, guest/lib.sh), and for the second series' lookups the
+# time of one operation (op_us, guest/lib.sh), the /proc/kallsyms lines
+# made comparable across kernels (kallsyms_lines, bench/lib.sh) and their
+# table (bench/report.sh).
 # Each fixture has the output its parser must give; ends with
 # "N passed, N failed, N skipped" (tests/run.sh runs it first, as
 # any:repo:parsers).
@@ -22,6 +25,10 @@ set -euo pipefail
 . "$TOP/scripts/stats.sh"
 # shellcheck source=guest/lib.sh
 . "$TOP/guest/lib.sh"
+# shellcheck source=bench/lib.sh
+. "$TOP/bench/lib.sh"
+# shellcheck source=bench/report.sh
+. "$TOP/bench/report.sh"
 
 FIX=$TOP/tests/fixtures
 
@@ -71,6 +78,18 @@ refuses() {
 	fi
 }
 
+# lookup_report DIR: the lookups' table of DIR/lookups.tsv and
+# DIR/summary.tsv (the loads' summary), as bench/report.sh writes it.
+lookup_report() {
+	local t rc=0
+	t=$(mktemp)
+	SIZE=functions UNIT=ms LOAD=insmod
+	lookup_summary "$1/lookups.tsv" >"$t"
+	lookup_table "$t" "$1/summary.tsv" "$1/lookups.tsv" || rc=1
+	rm -f "$t"
+	return $rc
+}
+
 main() {
 	local d
 	expect "parser: KUnit cases from kunit.py json" "$FIX/kunit/expect" \
@@ -94,6 +113,13 @@ main() {
 	expect "parser: no KMSAN report in a clean boot" /dev/null kmsan_reports "$FIX/boot/pass/console.log"
 	expect "parser: benchmark medians and ranges" "$FIX/bench/expect" summarize "$FIX/bench/times.tsv"
 	expect "parser: times and index bytes of one load" "$FIX/insmod/expect" load_times "$FIX/insmod"
+	expect "parser: the time of one lookup operation" "$FIX/lookups/op.expect" op_us "$FIX/lookups/op.trace"
+	refuses "parser: a lookup operation without its end marker" 'missing op markers' \
+		op_us <(head -n 7 "$FIX/lookups/op.trace")
+	expect "parser: /proc/kallsyms lines, addresses as offsets of their kind" "$FIX/lookups/kallsyms.expect" \
+		kallsyms_lines "$FIX/lookups/kallsyms"
+	expect "parser: the lookups' table (medians, speed-ups, index bytes)" "$FIX/lookups/table.expect" \
+		lookup_report "$FIX/lookups"
 	[ -n "${CASES:-}" ] || result_summary
 }
 

@@ -94,6 +94,35 @@ plan_kmsan() {
 	def "$b:kmsan:patched-clean" full "$b:kmsan:boot-patched" "KMSAN: nothing reported with the series" t_kmsan_patched
 }
 
+# plan_lookup BASE: the second series (patches/BASE/kallsyms-index): git
+# am and checkpatch in the quick tier (no kernel built); its per-patch
+# builds, matrix, end-to-end kernel (a whole build: it changes
+# include/linux/module.h) and KUnit suite in the full tier.
+plan_lookup() {
+	local b=$1 m="$TOP/config/matrix"
+	[ -d "$TOP/patches/$b/$LOOKUP_SERIES" ] || return 0
+	def "$b:lookup:git-am" quick "$b:series:git-am" "second series: git am on the series" t_lookup_git_am
+	def "$b:lookup:checkpatch" quick "$b:lookup:git-am" "second series: checkpatch --strict (its own checkpatch.pl)" t_lookup_checkpatch
+	def "$b:lookup:checkpatch-6.12" quick "$b:lookup:git-am 6.12:fetch:source" \
+		"second series: checkpatch --strict of 6.12" t_lookup_checkpatch_612
+	def "$b:lookup:bisect" full "$b:lookup:git-am" "second series: each patch builds" t_lookup_bisect
+	def "$b:lookup:matrix-x86_64" full "$b:lookup:git-am" "second series: matrix x86_64 IBT" \
+		t_lookup_matrix x86_64 x86_64 tinyconfig "$FRAG"
+	def "$b:lookup:matrix-x86_64-noibt" full "$b:lookup:git-am" "second series: matrix x86_64 IBT off" \
+		t_lookup_matrix x86_64-noibt x86_64 tinyconfig "$FRAG" "$m/x86_64-noibt.config"
+	def "$b:lookup:matrix-x86_64-nomodules" full "$b:lookup:git-am" "second series: matrix x86_64 MODULES=n" \
+		t_lookup_matrix x86_64-nomodules x86_64 tinyconfig "$FRAG" "$m/x86_64-nomodules.config"
+	def "$b:lookup:matrix-arm64" full "$b:lookup:git-am" "second series: matrix arm64" \
+		t_lookup_matrix arm64 arm64 defconfig "$m/arm64.config"
+	def "$b:lookup:matrix-x86_64-clang" full "$b:lookup:git-am" "second series: matrix x86_64 clang-19" \
+		t_lookup_matrix x86_64-clang x86_64-llvm tinyconfig "$FRAG" "$m/x86_64-clang.config"
+	def "$b:lookup:matrix-ppc64le" full "$b:lookup:git-am" "second series: matrix powerpc64le" \
+		t_lookup_matrix ppc64le powerpc ppc64le_defconfig "$m/ppc64le.config"
+	def "$b:lookup:e2e-build" full "$b:lookup:git-am" "second series: end-to-end kernel" t_lookup_e2e_build
+	def "$b:lookup:kunit-module" full "$b:lookup:e2e-build" "second series: KUnit suite as a module in the guest" t_lookup_kunit_module
+	def "$b:lookup:kunit-x86_64" full "$b:lookup:git-am" "second series: KUnit built in, kunit.py run --arch=x86_64" t_lookup_kunit_builtin
+}
+
 plan() {
 	local b mainline
 	mainline=$(mainline_base)
@@ -111,4 +140,5 @@ plan() {
 	done < <(awk '!/^#/ && $1 != m { print $1 }' m="$mainline" "$TOP/bases")
 	def "$mainline:series:checkpatch-6.12" quick "$mainline:series:git-am 6.12:fetch:source" \
 		"checkpatch --strict of 6.12, for the Assisted-by form" t_checkpatch_612
+	plan_lookup "$mainline"
 }

@@ -51,16 +51,28 @@ t_git_am_fresh() {
 }
 
 # Each benchmark-only variant (bench/variant-*.patch) still applies on
-# top of the series of the base (bench/run.sh --base builds them).
+# top of the series of the base (bench/run.sh --base builds them), and
+# each of the second series (lookup-*) on top of that, where the base has
+# it.
 t_variant_applies() {
-	local tree p n=0
+	local tree ltree="" p n=0 name
+	# shellcheck source=bench/lib.sh
+	. "$TOP/bench/lib.sh"
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	git -C "$tree" checkout -q series
-	for p in "$TOP"/bench/variant-*.patch; do
-		[ -e "$p" ] || continue
-		git -C "$tree" apply --check "$p" ||
-			{ echo "bench/${p##*/} does not apply on the series"; return 1; }
-		echo "  bench/${p##*/} applies on the series"
+	for name in $(variants "$TEST_BASE"); do
+		p=$TOP/bench/variant-$name.patch
+		if [[ $name == lookup-* ]]; then
+			[ -n "$ltree" ] || ltree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE" lookup)
+			git -C "$ltree" checkout -q --detach lookup
+			git -C "$ltree" apply --check "$p" ||
+				{ echo "bench/${p##*/} does not apply on the second series"; return 1; }
+			echo "  bench/${p##*/} applies on the second series"
+		else
+			git -C "$tree" apply --check "$p" ||
+				{ echo "bench/${p##*/} does not apply on the series"; return 1; }
+			echo "  bench/${p##*/} applies on the series"
+		fi
 		n=$((n + 1))
 	done
 	[ "$n" -gt 0 ] || { echo "no bench/variant-*.patch"; return 1; }
@@ -118,10 +130,12 @@ codespell_dict() {
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for every
 # new file; it is ignored, and instead each file a patch creates must be
 # covered by a MAINTAINERS entry (checked in the tree, which has them).
+# checkpatch_all DIR CP [ARG...]: checkpatch CP (with ARGs) on every patch
+# of DIR/series.
 checkpatch_all() {
-	local cp=$1 p n=0 dir=$TOP/patches/$TEST_BASE dict tmp bad="" serial=""
+	local dir=$1 cp=$2 p n=0 dict tmp bad="" serial=""
 	local -a pids=() names=()
-	shift
+	shift 2
 	dict=$(codespell_dict)
 	tmp=$(mktemp -d)
 	# Debian's python3 first: it has the ply and git modules checkpatch's
@@ -160,17 +174,17 @@ checkpatch_all() {
 	echo "  $n patches clean${serial:+ (one at a time: no CamelCase cache after the first)}, codespell dictionary $dict"
 }
 
-# new_files_maintained: each file a patch of the series creates has a
+# new_files_maintained DIR: each file a patch of DIR/series creates has a
 # maintained subsystem in MAINTAINERS (get_maintainer.pl, run in the tree
-# at series).
+# with those patches applied).
 new_files_maintained() {
-	local f s
+	local dir=$1 f s
 	while read -r f; do
 		s=$(./scripts/get_maintainer.pl --nogit --nogit-fallback --norolestats --subsystem -f "$f" | grep -v "@" |
 			grep -v '^THE REST$' | paste -sd, || true)
 		[ -n "$s" ] || { echo "$f: no MAINTAINERS entry covers it"; return 1; }
 		echo "  new file $f: $s"
-	done < <(sed 's|^|'"$TOP/patches/$TEST_BASE"'/|' "$TOP/patches/$TEST_BASE/series" |
+	done < <(sed 's|^|'"$dir"'/|' "$dir/series" |
 		xargs sed -n 's/^ create mode [0-9]* //p')
 }
 
@@ -182,12 +196,14 @@ t_checkpatch_73() {
 	# everywhere) CamelCase; 7.x's does not.
 	[ "$TEST_BASE" = "$mainline" ] || extra=(--ignore CAMELCASE)
 	git -C "$tree" checkout -q series
-	(cd "$tree" && checkpatch_all ./scripts/checkpatch.pl "${extra[@]}" && new_files_maintained)
+	(cd "$tree" && checkpatch_all "$TOP/patches/$TEST_BASE" ./scripts/checkpatch.pl "${extra[@]}" &&
+		new_files_maintained "$TOP/patches/$TEST_BASE")
 	echo "  with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree${extra[*]:+ (${extra[*]})}"
 }
 
-# The Assisted-by: tag must also pass the 6.12 checkpatch (stable trees).
-t_checkpatch_612() {
+# checkpatch_612_dir: a directory with the checkpatch.pl of the 6.12 base
+# and the files it reads, unpacked from the base's source once.
+checkpatch_612_dir() {
 	local tarball dir=$CACHE/checkpatch-6.12
 	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
 		tarball=$("$TOP/scripts/fetch-base.sh" 6.12)
@@ -198,11 +214,18 @@ t_checkpatch_612() {
 		rm -rf "$dir"
 		mv "$dir.tmp" "$dir"
 	fi
+	echo "$dir"
+}
+
+# The Assisted-by: tag must also pass the 6.12 checkpatch (stable trees).
+t_checkpatch_612() {
+	local dir
+	dir=$(checkpatch_612_dir)
 	# Without a tree it cannot know the kernel's typedefs: Elf_Sym would
 	# be CamelCase to it.
 	# Run from its own directory: in a git work tree checkpatch leaves a
 	# .checkpatch-camelcase.git.* cache file in the current directory.
-	(cd "$dir" && checkpatch_all "$dir/scripts/checkpatch.pl" --no-tree --ignore CAMELCASE)
+	(cd "$dir" && checkpatch_all "$TOP/patches/$TEST_BASE" "$dir/scripts/checkpatch.pl" --no-tree --ignore CAMELCASE)
 	echo "  with the checkpatch.pl of $(base_info 6.12 pkg) $(base_info 6.12 version) (--no-tree, so CAMELCASE ignored)"
 	# It does tell the forms apart: the bare form of 7.3's document is refused.
 	local first bad

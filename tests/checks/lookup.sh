@@ -1,0 +1,138 @@
+# shellcheck shell=bash
+# The second series (patches/BASE/kallsyms-index, on top of the first):
+# git am, checkpatch, its per-patch builds, its end-to-end kernel, its
+# KUnit suite built in and as a module.
+# Sourced by tests/run.sh; each t_* function is one check (tests/checks/plan.sh).
+
+# lookup_dir: the second series of $TEST_BASE.
+lookup_dir() {
+	echo "$TOP/patches/$TEST_BASE/$LOOKUP_SERIES"
+}
+
+# git am of the second series on the series, in a work tree of its own
+# (scripts/make-tree.sh BASE lookup), one patch at a time, each named.
+t_lookup_git_am() {
+	local tree dir n
+	dir=$(lookup_dir)
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE" lookup)
+	n=$(git -C "$tree" rev-list --count series..lookup)
+	[ "$n" -eq "$(grep -c . "$dir/series")" ] ||
+		{ echo "branch lookup has $n commits on the series, $dir/series lists $(grep -c . "$dir/series")"; return 1; }
+	git -C "$tree" log --reverse --format='  applied: %s' series..lookup
+	echo "  $n patches of ${dir#"$TOP/"} applied with git am on the series of $TEST_BASE"
+}
+
+# checkpatch --strict of the base's own checkpatch, with the checks'
+# options of the first series (checkpatch_all, tests/checks/series.sh),
+# and each new file maintained.
+t_lookup_checkpatch() {
+	local tree dir
+	dir=$(lookup_dir)
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE" lookup)
+	git -C "$tree" checkout -q --detach lookup
+	(cd "$tree" && checkpatch_all "$dir" ./scripts/checkpatch.pl && new_files_maintained "$dir")
+	echo "  with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree"
+}
+
+# The same with 6.12's checkpatch (the Assisted-by: form of stable trees).
+t_lookup_checkpatch_612() {
+	local cdir dir
+	dir=$(lookup_dir)
+	cdir=$(checkpatch_612_dir)
+	(cd "$cdir" && checkpatch_all "$dir" "$cdir/scripts/checkpatch.pl" --no-tree --ignore CAMELCASE)
+	echo "  with the checkpatch.pl of $(base_info 6.12 pkg) $(base_info 6.12 version) (--no-tree, so CAMELCASE ignored)"
+}
+
+# Each patch of the second series builds with no warning: the
+# objects of the files it changes and of those that include the headers
+# it changes (scripts/build-objs.sh), KUnit and the suite on.
+t_lookup_bisect() {
+	local tree obj c out line
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE" lookup)
+	obj=$CACHE/build/$TEST_BASE/lookup-bisect
+	for c in $(git -C "$tree" rev-list --reverse series..lookup); do
+		line=$(git -C "$tree" log -1 --format='%h %s' "$c" | cut -c1-60)
+		out=$("$TOP/scripts/build-objs.sh" "$tree" "$c" "$obj" x86_64 tinyconfig \
+			"$TOP/config/e2e-series.config" "$TOP/config/e2e-lookup.config" "$FRAG")
+		[[ $out == *", 0 warnings,"* ]] ||
+			{ grep 'warning:' "$obj/build.log"; echo "warnings at $c"; return 1; }
+		echo "  $line: ${out#*: }"
+	done
+}
+
+# The end-to-end kernel of the second series: the patched one's config
+# and its KUnit suite as a module (config/e2e-lookup.config); the
+# benchmark's "lookup" kernel.
+t_lookup_e2e_build() {
+	local tree obj=$CACHE/build/$TEST_BASE/e2e-lookup
+	tree=$(kind_tree "$TEST_BASE" lookup)
+	"$TOP/scripts/build-kernel.sh" "$tree" lookup "$obj" "$FRAG" "$TOP/config/e2e.config" \
+		"$TOP/config/e2e-series.config" "$TOP/config/e2e-lookup.config"
+	echo "  lookup kernel: $(find "$obj" -name '*.ko' -printf '%f\n' | sort | paste -sd' ')"
+}
+
+# The suite as a module in the guest, loaded twice: its own-symtab case
+# compares the index with the scan at every address of the module's init
+# and core memory.
+t_lookup_kunit_module() {
+	local tree obj=$CACHE/build/$TEST_BASE/e2e-lookup out=$CACHE/test-kunit/lookup-module g rc=0 runs
+	tree=$(kind_tree "$TEST_BASE" lookup)
+	"$TOP/scripts/kunit-guest.sh" "$tree" "$obj" "$out" module_kallsyms_kunit || rc=$?
+	[ -s "$out/cases" ] || return 1
+	export_cases "kunit module: " "$out/cases"
+	g=$out/guest/files
+	sed -n 's/^.*# \(module_kallsyms_[a-z_]*: .*\)$/  \1/p' "$g/dmesg"
+	echo "  insmod module_kallsyms_kunit.ko, kunit.py parse: $(grep -o 'Ran [0-9]* tests.*' "$out/kunit.log")"
+	[ $rc -eq 0 ] || return $rc
+	if grep -q '^SKIP' "$out/cases"; then
+		echo "a case was skipped in the module"
+		return 1
+	fi
+	runs=$(grep -c '^\[[0-9. ]*\] ok 1 module_kallsyms$' "$g/dmesg-all" || true)
+	[ "$runs" -eq 2 ] || { echo "$runs passing runs of the suite in two loads"; return 1; }
+	echo "  unloaded and loaded again: the suite passed both times"
+	if kernel_warned "$g/dmesg-all"; then
+		echo "the kernel warned"
+		return 1
+	fi
+	echo "  no WARN or BUG in the kernel log"
+}
+
+# The suite built in, run by kunit.py (x86_64 in qemu,
+# config/kunit/module_kallsyms.kunitconfig).
+t_lookup_kunit_builtin() {
+	local tree out=$CACHE/test-kunit/lookup-builtin build=$CACHE/build/$TEST_BASE/kunit-lookup rc=0
+	tree=$(kind_tree "$TEST_BASE" lookup)
+	rm -rf "$out"
+	"$TOP/scripts/kunit-run.sh" "$tree" lookup "$build" "$out" x86_64 \
+		"$TOP/config/kunit/module_kallsyms.kunitconfig" || rc=$?
+	[ -s "$out/results.json" ] || return 1
+	"$TOP/scripts/kunit-cases.py" "$out/results.json" >"$out/cases"
+	export_cases "kunit.py x86_64: " "$out/cases"
+	sed -n 's/^.*# \(module_kallsyms_[a-z_]*: .*\)$/  \1/p' "$build/test.log"
+	echo "  kunit.py run --arch=x86_64: $(grep -o 'Ran [0-9]* tests.*' "$out/kunit.log")"
+	return $rc
+}
+
+# A matrix cell of the second series (NAME ARCH BASECONFIG FRAGMENT...,
+# as t_matrix): its objects built with W=1 and no warning at ref lookup,
+# the suite built in where MODULES and KALLSYMS are on, and the index
+# compiled in exactly there (index_kallsyms() in kernel/module/kallsyms.o).
+t_lookup_matrix() {
+	local name=$1 arch=$2 baseconfig=$3 tree obj want=no have=no
+	shift 3
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE" lookup)
+	obj=$CACHE/build/$TEST_BASE/lookup-matrix-$name
+	W=1 "$TOP/scripts/build-objs.sh" "$tree" lookup "$obj" "$arch" "$baseconfig" \
+		"$TOP/config/matrix/kunit.config" "$TOP/config/matrix/lookup.config" "$@" | sed 's/^/  /'
+	if grep -qx 'CONFIG_MODULES=y' "$obj/.config" && grep -qx 'CONFIG_KALLSYMS=y' "$obj/.config"; then
+		want=yes
+		[ -e "$obj/lib/tests/module_kallsyms_kunit.o" ] ||
+			{ echo "MODULES and KALLSYMS on, but the suite was not built"; return 1; }
+		echo "  KUnit suite module_kallsyms_kunit.c built in"
+	fi
+	[ ! -e "$obj/kernel/module/kallsyms.o" ] ||
+		! nm "$obj/kernel/module/kallsyms.o" | grep -q ' T index_kallsyms$' || have=yes
+	[ "$have" = "$want" ] || { echo "by-address index compiled in: $have, expected $want"; return 1; }
+	echo "  by-address index compiled in: $have, as expected"
+}
