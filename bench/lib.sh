@@ -146,6 +146,21 @@ kallsyms_lines() {
 		END { for (i = 1; i <= NR; i++) if (k[i] == "r") printf "r %s\n", l[i]; else printf "%s+%x %s\n", k[i], a[i] - lo[k[i]], l[i] }' "$1"
 }
 
+# sprint_lines FILE NAME: the lines of guest/bench.sh's sprint of module
+# NAME (a line per run of bytes one symbol names: "TYPE+OFFSET NAME/SIZE
+# [MODULE]@OFFSET", TYPE an enum mod_mem_type, 1 = MOD_DATA), but the last
+# run of MOD_DATA, whose size is the distance to the region's end: the
+# second series reserves its index at the end of MOD_DATA, past the last
+# symbol. For kvm.ko, read-only data (TYPE 2) is left out: the lookup
+# kernel loads its own build, whose .rodata holds its tree's paths.
+sprint_lines() {
+	awk -v name="$2" '
+		{ split($1, a, "+"); t = a[1] }
+		t == 2 && name == "kvm" { next }
+		t == 1 { if (held != "") print held; held = $0; next }
+		{ print }' "$1"
+}
+
 # same_as_stock WORK CHECK NAME EXT: WORK/NAME.KERNEL.EXT must be the same,
 # and not empty, on every kernel of KERNELS (stock first).
 same_as_stock() {

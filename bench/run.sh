@@ -93,9 +93,10 @@ build_kernels() {
 # second series adds the index to struct mod_kallsyms): it loads the same
 # sources built against it. Each set goes to WORK/ko-SET (modset). Besides
 # the generated modules: kvm.ko (a real module, with its dependency
-# irqbypass.ko, from the kernel build of the set), the WARN control and a
+# irqbypass.ko, from the kernel build of the set), the WARN control, a
 # one-function module for the ":mod:" write that must skip the others
-# (guest/bench.sh, lookups). A module of more than LIST_MAX functions is
+# and symprint.ko, which names every byte of a module with
+# sprint_symbol() (guest/bench.sh, lookups). A module of more than LIST_MAX functions is
 # only timed ("times" in modules.list): reading
 # available_filter_functions, writing a ":mod:" filter and reading it back
 # each cost records x symbols on stock and on the first series (print_rec()
@@ -124,8 +125,10 @@ build_set() {
 	done
 	"$TOP/scripts/gen-module.sh" warn warn_control "$dir/src/warn_control"
 	"$TOP/scripts/build-module.sh" "$obj" "$dir/src/warn_control"
-	cp "$dir/src/warn_control/warn_control.ko" "$obj/arch/x86/kvm/kvm.ko" \
-		"$obj/virt/lib/irqbypass.ko" "$dir/"
+	"$TOP/scripts/gen-module.sh" symprint symprint "$dir/src/symprint"
+	"$TOP/scripts/build-module.sh" "$obj" "$dir/src/symprint"
+	cp "$dir/src/warn_control/warn_control.ko" "$dir/src/symprint/symprint.ko" \
+		"$obj/arch/x86/kvm/kvm.ko" "$obj/virt/lib/irqbypass.ko" "$dir/"
 }
 
 build_modules() {
@@ -166,7 +169,7 @@ initramfs() {
 	local d=$1/ko-$2
 	# shellcheck disable=SC2046
 	"$TOP/scripts/mkinitramfs.sh" "$3" "$TOP/guest/bench.sh" "$1/runs" "$4" \
-		"$d/warn_control.ko" "$d/modsyms_tiny.ko" "$d/irqbypass.ko" $(awk -v w="$d" '{ print w "/" $1 }' "$1/modules.list")
+		"$d/warn_control.ko" "$d/modsyms_tiny.ko" "$d/irqbypass.ko" "$d/symprint.ko" $(awk -v w="$d" '{ print w "/" $1 }' "$1/modules.list")
 }
 
 run_kernels() {
@@ -240,6 +243,11 @@ same_lookups() {
 	same_as_stock "$work" "lookup check (available_filter_functions_addrs lines)" "$name" addrs || bad=1
 	same_as_stock "$work" "lookup check (enabled_functions, function tracer on its records)" "$name" enabled || bad=1
 	same_as_stock "$work" "lookup check (touched_functions after it)" "$name" touched || bad=1
+	[ -e "$work/guest-stock/files/$name.sprint" ] || return $bad
+	for k in "${KERNELS[@]}"; do
+		sprint_lines "$work/guest-$k/files/$name.sprint" "$name" >"$work/$name.$k.sprint"
+	done
+	same_as_stock "$work" "lookup check (sprint_symbol() of every byte of its core memory)" "$name" sprint || bad=1
 	return $bad
 }
 
@@ -303,7 +311,7 @@ collect() {
 		qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" "1 vCPU, 2 GiB"
 		echo "- modules: generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol, and kvm.ko (functions: the lines it adds to available_filter_functions), with irqbypass.ko loaded first; built against the patched kernel and loaded by every kernel but lookup, which loads the same sources built against it (its struct module differs)"
 		[ ! -s "$out/lookups.tsv" ] ||
-			echo "- lookups (stock, patched and lookup, round 1): each module loaded once more with modsyms_tiny.ko (1 function), then timed (trace_marker before and after): reading available_filter_functions (read); writing to set_ftrace_filter the glob NAME_fn_* (kvm: kvm_*) (glob), *:mod:NAME (mod), *:mod:modsyms_tiny (mod-tiny); defining a kprobe event on NAME:NAME_fn_(N/2) (kvm: the middle function of its list) (kprobe, registered disabled); $RUNS times each, once for a module only timed; memory: /sys/module/NAME/coresize and initsize, and NAME's lines in /proc/kallsyms; compared across the three kernels: the filters, set_ftrace_notrace and set_graph_function after the glob, the module's lines in /proc/kallsyms (in order), available_filter_functions_addrs, enabled_functions (function tracer on *:mod:NAME) and touched_functions, addresses as offsets"
+			echo "- lookups (stock, patched and lookup, round 1): each module loaded once more with modsyms_tiny.ko (1 function), then timed (trace_marker before and after): reading available_filter_functions (read); writing to set_ftrace_filter the glob NAME_fn_* (kvm: kvm_*) (glob), *:mod:NAME (mod), *:mod:modsyms_tiny (mod-tiny); defining a kprobe event on NAME:NAME_fn_(N/2) (kvm: the middle function of its list) (kprobe, registered disabled); $RUNS times each, once for a module only timed; memory: /sys/module/NAME/coresize and initsize, and NAME's lines in /proc/kallsyms; compared across the three kernels: the filters, set_ftrace_notrace and set_graph_function after the glob, the module's lines in /proc/kallsyms (in order), available_filter_functions_addrs, enabled_functions (function tracer on *:mod:NAME) and touched_functions, addresses as offsets; for kvm.ko and the modules of at most 2,000 functions, sprint_symbol() of every byte of the module's core memory (symprint.ko; but the last run of MOD_DATA, where the index is reserved, and kvm.ko's read-only data)"
 		echo "- runs: $RUNS loads per module and kernel in each boot; $(rounds_fact); no tracer active; insmod = trace_marker before and after insmod; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); times in the trace clock (us); index = the bytes_req of the kmem:kmalloc events called from ftrace_mod_syms_build() (the first attempt of its kvzalloc()) by the insmod task, traced only inside ftrace_module_enable() by event triggers on the kprobes; all these kprobes are int3 ones (kernel/trace/ has no fentry), so no ftrace_ops is registered during the loads"
 		kernels_fact "${KERNELS[@]}"
 		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" describe --always --dirty)"

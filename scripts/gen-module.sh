@@ -5,6 +5,7 @@
 #        scripts/gen-module.sh weak NAME DIR [--live-first]
 #        scripts/gen-module.sh warn NAME DIR
 #        scripts/gen-module.sh many NAME COUNT DIR
+#        scripts/gen-module.sh symprint NAME DIR
 #
 # bench: NFUNCS one-line global functions, each with NDATA (default 1)
 #   static data symbols, split over files of 1,000 functions. With call padding every function
@@ -23,6 +24,13 @@
 # many: COUNT small modules NAME_1 ... NAME_COUNT, built by one Kbuild file,
 #   the i-th with 10 + (7 i mod 41) one-line functions (10 to 50), one data
 #   symbol each; DIR/NAME.list names them in order.
+# symprint: loaded with target=ADDRESS, the address of another module's
+#   __this_module (from /proc/kallsyms), it names every byte of that
+#   module's core memory with sprint_symbol() (what %pS prints) and
+#   shows it in /proc/NAME, one line per run of bytes one symbol names:
+#   "TYPE+OFFSET NAME/SIZE [MODULE]@SYMBOL-OFFSET" (TYPE: enum
+#   mod_mem_type; OFFSET from the region's base; "-" where no symbol
+#   names the byte).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -174,8 +182,110 @@ EOC
 	printf 'obj-m := %s.o\n' "$name" >"$dir/Kbuild"
 }
 
+gen_symprint() {
+	local name=$1 dir=$2
+	cat >"$dir/$name.c" <<EOC
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+static unsigned long target;
+module_param(target, ulong, 0400);
+MODULE_PARM_DESC(target, "address of the __this_module of the module to name");
+
+#define OUT_MAX (32 << 20)
+static char *out;
+static size_t len;
+static bool full;
+
+static void emit(int type, unsigned long i, const char *key, unsigned long off)
+{
+	int n;
+
+	if (full)
+		return;
+	n = snprintf(out + len, OUT_MAX - len, "%d+%lx %s@%lx\\n", type, i, key, off);
+	if (n >= OUT_MAX - len)
+		full = true;
+	else
+		len += n;
+}
+
+/* A line per run of bytes of region @type of @mod that one symbol names. */
+static void name_region(struct module *mod, int type)
+{
+	unsigned long base = (unsigned long)mod->mem[type].base;
+	unsigned long size = mod->mem[type].size, i, off, next = 0;
+	static char buf[KSYM_SYMBOL_LEN], key[KSYM_SYMBOL_LEN];
+	char *plus, *slash;
+
+	key[0] = '\\0';
+	for (i = 0; i < size; i++) {
+		sprint_symbol(buf, base + i);
+		plus = strrchr(buf, '+');
+		off = 0;
+		if (plus) {
+			off = simple_strtoul(plus + 1, &slash, 16);
+			memmove(plus, slash, strlen(slash) + 1);
+		} else {
+			strscpy(buf, "-", sizeof(buf));
+		}
+		if (strcmp(buf, key) || (plus && off != next)) {
+			emit(type, i, buf, off);
+			strscpy(key, buf, sizeof(key));
+		}
+		next = off + 1;
+		if (!(i & 4095))
+			cond_resched();
+	}
+}
+
+static int ${name}_show(struct seq_file *m, void *v)
+{
+	seq_write(m, out, len);
+	return 0;
+}
+
+static int __init ${name}_init(void)
+{
+	struct module *mod = (struct module *)target;
+
+	if (!target || !try_module_get(mod))
+		return -EINVAL;
+	out = vmalloc(OUT_MAX);
+	if (!out) {
+		module_put(mod);
+		return -ENOMEM;
+	}
+	for_class_mod_mem_type(type, core)
+		name_region(mod, type);
+	module_put(mod);
+	if (full || !proc_create_single("$name", 0400, NULL, ${name}_show)) {
+		vfree(out);
+		return full ? -E2BIG : -ENOMEM;
+	}
+	return 0;
+}
+module_init(${name}_init);
+
+static void __exit ${name}_exit(void)
+{
+	remove_proc_entry("$name", NULL);
+	vfree(out);
+}
+module_exit(${name}_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ftrace-modsyms check: what sprint_symbol() names each byte of a module");
+EOC
+	printf 'obj-m := %s.o\n' "$name" >"$dir/Kbuild"
+}
+
 main() {
-	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first] | warn NAME DIR | many NAME COUNT DIR"
+	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first] | warn NAME DIR | many NAME COUNT DIR | symprint NAME DIR"
 	local kind=$1
 	shift
 	case $kind in
@@ -200,7 +310,11 @@ main() {
 		[ $# -eq 3 ] || die "usage: $0 many NAME COUNT DIR"
 		mkdir -p "$3" && gen_many "$1" "$2" "$3"
 		;;
-	*) die "unknown module kind '$kind' (bench, weak or warn)" ;;
+	symprint)
+		[ $# -eq 2 ] || die "usage: $0 symprint NAME DIR"
+		mkdir -p "$2" && gen_symprint "$1" "$2"
+		;;
+	*) die "unknown module kind '$kind' (bench, weak, warn, many or symprint)" ;;
 	esac
 }
 

@@ -7,8 +7,9 @@
 # medians (scripts/stats.sh) and the times and index bytes of one load
 # (insmod_times, guest/lib.sh), and for the second series' lookups the
 # time of one operation (op_us, guest/lib.sh), the /proc/kallsyms lines
-# made comparable across kernels (kallsyms_lines, bench/lib.sh) and their
-# table (bench/report.sh).
+# and the sprint_symbol() runs made comparable across kernels
+# (kallsyms_lines, sprint_lines, bench/lib.sh) and their table
+# (bench/report.sh).
 # Each fixture has the output its parser must give; ends with
 # "N passed, N failed, N skipped" (tests/run.sh runs it first, as
 # any:repo:parsers).
@@ -118,6 +119,10 @@ main() {
 		op_us <(head -n 7 "$FIX/lookups/op.trace")
 	expect "parser: /proc/kallsyms lines, addresses as offsets of their kind" "$FIX/lookups/kallsyms.expect" \
 		kallsyms_lines "$FIX/lookups/kallsyms"
+	expect "parser: sprint_symbol() runs, but the last of MOD_DATA" "$FIX/lookups/sprint.expect" \
+		sprint_lines "$FIX/lookups/sprint" m
+	expect "parser: sprint_symbol() runs of kvm.ko, without read-only data" "$FIX/lookups/sprint-kvm.expect" \
+		sprint_lines "$FIX/lookups/sprint" kvm
 	expect "parser: the lookups' table (medians, speed-ups, index bytes)" "$FIX/lookups/table.expect" \
 		lookup_report "$FIX/lookups"
 	[ -n "${CASES:-}" ] || result_summary
