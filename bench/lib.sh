@@ -132,18 +132,18 @@ kernels_fact() {
 	done
 }
 
-# kallsyms_lines FILE: the /proc/kallsyms lines of a module, its addresses
-# made offsets from the lowest address of their kind (text, other data):
-# where the module was put may differ between kernels, its layout may not.
-# Read-only data keeps no offset: the lookup kernel loads its own build of
-# kvm.ko, whose .rodata holds the source paths of its work tree
-# (trees/BASE/lookup, not .../src), so that its objects lie elsewhere.
-# (Only the low 48 bits of an address are read: a double holds no more
-# exactly, and a module spans far less.)
+# kallsyms_lines FILE: the /proc/kallsyms lines of a module, the address
+# of each text symbol made an offset from the lowest text address (where
+# the module was put may differ between kernels, its layout may not), the
+# others by type and name only: their regions cannot be told apart here,
+# and the second series' index moves those after MOD_DATA (kvm.ko's
+# ro_after_init data by 28 KiB); sprint (guest/bench.sh) compares data
+# offsets region by region. (Only the low 48 bits of an address are read:
+# a double holds no more exactly, and a module spans far less.)
 kallsyms_lines() {
-	gawk '{ c = tolower($2); c = c == "t" ? "t" : c == "r" ? "r" : "d"; a[NR] = strtonum("0x" substr($1, length($1) - 11)); k[NR] = c; l[NR] = $2 " " $3 " " $4
-		if (!(c in lo) || a[NR] < lo[c]) lo[c] = a[NR] }
-		END { for (i = 1; i <= NR; i++) if (k[i] == "r") printf "r %s\n", l[i]; else printf "%s+%x %s\n", k[i], a[i] - lo[k[i]], l[i] }' "$1"
+	gawk '{ t = tolower($2) == "t"; a[NR] = strtonum("0x" substr($1, length($1) - 11)); k[NR] = t; l[NR] = $2 " " $3 " " $4
+		if (t && (lo == "" || a[NR] < lo)) lo = a[NR] }
+		END { for (i = 1; i <= NR; i++) if (k[i]) printf "t+%x %s\n", a[i] - lo, l[i]; else printf "- %s\n", l[i] }' "$1"
 }
 
 # sprint_lines FILE NAME: the lines of guest/bench.sh's sprint of module

@@ -154,9 +154,9 @@ set logscale xy
 set key top left
 set xlabel "$SIZE in the module"
 set grid
-set ylabel "reading available\\_filter\\_functions, $UNIT (median)"
+set ylabel "reading available\\\\_filter\\\\_functions, $UNIT (median)"
 plot $rd
-set ylabel "writing *:mod:NAME to set\\_ftrace\\_filter, $UNIT (median)"
+set ylabel "writing *:mod:NAME to set\\\\_ftrace\\\\_filter, $UNIT (median)"
 plot $md
 unset multiplot
 EOG

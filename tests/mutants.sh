@@ -10,7 +10,9 @@
 # tree (tests/mutants/debug/*.diff, each naming the scenarios that must
 # fail). Last, build mutants (tests/mutants/build/*.diff, each naming a
 # check of scripts/lib.sh that must fail on the debug kernel's objects of
-# the mutated tree, and pass on the series' own). Ends with
+# the mutated tree, and pass on the series' own). Then the second
+# series' suite against its mutants (tests/mutants/lookup/*.diff, on
+# branch lookup; -k matches them as lookup-FILE). Ends with
 # "N passed, N failed, N skipped"; a mutant passes when everything it names failed.
 #
 # Usage: tests/mutants.sh [-k PATTERN] [BASE]   (default 7.3; about a
@@ -51,6 +53,60 @@ failed_cases() {
 
 restore() {
 	git -C "$TREE" checkout -q -- .
+}
+
+# failed_lookup_cases DIR: failed_cases for the second series' suite
+# (module_kallsyms_kunit.ko), built on the tree as it is (at lookup).
+failed_lookup_cases() {
+	local dir=$1 obj=$CACHE/build/$BASE/kunit-lookup-mutant
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	"$TOP/scripts/build-kernel.sh" "$TREE" HEAD "$obj" "$FRAG" "$KFRAG" "$TOP/config/e2e-lookup.config" \
+		>"$dir/build.log" 2>&1 || { tail -n 5 "$dir/build.log" >&2; return 1; }
+	"$TOP/scripts/kunit-guest.sh" "$TREE" "$obj" "$dir/run" module_kallsyms_kunit >"$dir/guest.log" 2>&1 || true
+	[ -s "$dir/run/cases" ] || { tail -n 5 "$dir/guest.log" >&2; return 1; }
+	awk -F '\t' '$1 == "FAIL" { sub(/^[^.]*\./, "", $2); print $2 }' "$dir/run/cases"
+}
+
+# run_lookup_mutant DIFF: run_mutant for a mutant of the second series
+# (tests/mutants/lookup/*.diff), applied on branch lookup.
+run_lookup_mutant() {
+	local diff=$1 name what expect failed c missed=""
+	name=lookup-$(basename "$diff" .diff)
+	what=$(sed -n 's/^Mutant: //p' "$diff")
+	expect=$(sed -n 's/^Expect-fail: //p' "$diff")
+	git -C "$TREE" apply "$diff" || die "mutant $name does not apply to $TREE at lookup"
+	failed=$(failed_lookup_cases "$CACHE/mutants/$name") || { restore; die "mutant $name: no test run"; }
+	restore
+	for c in $expect; do
+		grep -qx "$c" <<<"$failed" || missed="$missed $c"
+	done
+	if [ -z "$missed" ]; then
+		result PASS "$name ($what)" "caught by $(paste -sd' ' <<<"$failed")"
+	else
+		result FAIL "$name ($what)" "passed$missed"
+	fi
+}
+
+# lookup_mutants BASE: the mutants of the second series (with -k, those
+# picked), after its unmutated suite, on branch lookup of the mutant tree.
+lookup_mutants() {
+	local diff failed any=""
+	[ -d "$TOP/patches/$1/$LOOKUP_SERIES" ] || return 0
+	for diff in "$TOP/tests/mutants/lookup/"*.diff; do
+		picked "lookup-${diff##*/}" && any=1
+	done
+	[ -n "$any" ] || return 0
+	kind_tree "$1" lookup >/dev/null
+	git -C "$TREE" checkout -q --detach lookup
+	failed=$(failed_lookup_cases "$CACHE/mutants/lookup-baseline") || die "the unmutated second series' suite did not run"
+	[ -z "$failed" ] || die "the unmutated second series' suite fails: $failed"
+	result PASS "lookup-baseline" "every case passes on the second series as it is"
+	for diff in "$TOP/tests/mutants/lookup/"*.diff; do
+		picked "lookup-${diff##*/}" || continue
+		run_lookup_mutant "$diff"
+	done
+	git -C "$TREE" checkout -q --detach series
 }
 
 run_mutant() {
@@ -244,6 +300,7 @@ main() {
 		picked "$diff" || continue
 		run_build_mutant "$diff"
 	done
+	lookup_mutants "$BASE"
 	echo
 	result_summary
 }

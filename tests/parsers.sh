@@ -117,7 +117,7 @@ main() {
 	expect "parser: the time of one lookup operation" "$FIX/lookups/op.expect" op_us "$FIX/lookups/op.trace"
 	refuses "parser: a lookup operation without its end marker" 'missing op markers' \
 		op_us <(head -n 7 "$FIX/lookups/op.trace")
-	expect "parser: /proc/kallsyms lines, addresses as offsets of their kind" "$FIX/lookups/kallsyms.expect" \
+	expect "parser: /proc/kallsyms lines, text addresses as offsets" "$FIX/lookups/kallsyms.expect" \
 		kallsyms_lines "$FIX/lookups/kallsyms"
 	expect "parser: sprint_symbol() runs, but the last of MOD_DATA" "$FIX/lookups/sprint.expect" \
 		sprint_lines "$FIX/lookups/sprint" m
