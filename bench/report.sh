@@ -55,32 +55,47 @@ table() {
 		sort -t$'\t' -k4,4n -k1,1n | cut -f2-)
 }
 
-# plot SUMMARY PNG: load (LOAD) and ftrace_module_enable() medians
-# against the module's SIZE, one line per kernel, log-log (a slope of 1 is
-# O(N), of 2 O(N x S)).
-plot() {
-	local sum=$1 png=$2 dir k ins="" en=""
-	dir=$(dirname "$png")
-	while read -r k; do
-		awk -F'\t' -v k="$k" '$1 == k { print $3, $5 / 1000, $8 / 1000 }' "$sum" | sort -n >"$dir/plot-$k.dat"
-		ins="$ins${ins:+, }\"$dir/plot-$k.dat\" using 1:2 with linespoints title \"$k\""
-		en="$en${en:+, }\"$dir/plot-$k.dat\" using 1:3 with linespoints title \"$k\""
-	done < <(kernels "$sum")
+# plot_pair PNG TITLE YLABEL1 YLABEL2 DAT...: two log-log panels against
+# the module's SIZE, one line per DAT file (DIR/PREFIX-KERNEL.dat: SIZE,
+# then the two medians), titled by its KERNEL; the DAT files are removed.
+plot_pair() {
+	local png=$1 title=$2 y1=$3 y2=$4 d k s1="" s2=""
+	shift 4
+	for d in "$@"; do
+		k=${d##*/}
+		k=${k#*-}
+		k=${k%.dat}
+		s1="$s1${s1:+, }\"$d\" using 1:2 with linespoints title \"$k\""
+		s2="$s2${s2:+, }\"$d\" using 1:3 with linespoints title \"$k\""
+	done
 	gnuplot <<EOG || die "gnuplot failed"
 set terminal pngcairo size 1100,480 font ",10"
 set output "$png"
-set multiplot layout 1,2 title "Loading a module with N $SIZE (qemu, see results.md)"
+set multiplot layout 1,2 title "$title (qemu, see results.md)"
 set logscale xy
 set key top left
 set xlabel "$SIZE in the module"
 set grid
-set ylabel "$LOAD, $UNIT (median)"
-plot $ins
-set ylabel "ftrace\\\\_module\\\\_enable(), $UNIT (median)"
-plot $en
+set ylabel "$y1, $UNIT (median)"
+plot $s1
+set ylabel "$y2, $UNIT (median)"
+plot $s2
 unset multiplot
 EOG
-	rm -f "$dir"/plot-*.dat
+	rm -f "$@"
+}
+
+# plot SUMMARY PNG: load (LOAD) and ftrace_module_enable() medians
+# against the module's SIZE, one line per kernel, log-log (a slope of 1 is
+# O(N), of 2 O(N x S)).
+plot() {
+	local sum=$1 png=$2 dir k dats=()
+	dir=$(dirname "$png")
+	while read -r k; do
+		awk -F'\t' -v k="$k" '$1 == k { print $3, $5 / 1000, $8 / 1000 }' "$sum" | sort -n >"$dir/plot-$k.dat"
+		dats+=("$dir/plot-$k.dat")
+	done < <(kernels "$sum")
+	plot_pair "$png" "Loading a module with N $SIZE" "$LOAD" "ftrace\\\\_module\\\\_enable()" "${dats[@]}"
 }
 
 LOOKUP_OPS="read glob mod mod-tiny kprobe"
@@ -138,29 +153,15 @@ lookup_table() {
 # lookup_plot LSUM PNG: reading available_filter_functions and writing
 # "*:mod:NAME" against the module's SIZE, one line per kernel, log-log.
 lookup_plot() {
-	local lsum=$1 png=$2 dir k rd="" md=""
+	local lsum=$1 png=$2 dir k dats=()
 	dir=$(dirname "$png")
 	while read -r k; do
 		awk -F'\t' -v k="$k" '$1 == k { split($2, a, ":"); if (a[2] == "read") r[$3] = $5 / 1000; if (a[2] == "mod") m[$3] = $5 / 1000 }
 			END { for (f in r) print f, r[f], m[f] }' "$lsum" | sort -n >"$dir/lplot-$k.dat"
-		rd="$rd${rd:+, }\"$dir/lplot-$k.dat\" using 1:2 with linespoints title \"$k\""
-		md="$md${md:+, }\"$dir/lplot-$k.dat\" using 1:3 with linespoints title \"$k\""
+		dats+=("$dir/lplot-$k.dat")
 	done < <(kernels "$lsum")
-	gnuplot <<EOG || die "gnuplot failed"
-set terminal pngcairo size 1100,480 font ",10"
-set output "$png"
-set multiplot layout 1,2 title "Naming a module's records after its load: N $SIZE (qemu, see results.md)"
-set logscale xy
-set key top left
-set xlabel "$SIZE in the module"
-set grid
-set ylabel "reading available\\\\_filter\\\\_functions, $UNIT (median)"
-plot $rd
-set ylabel "writing *:mod:NAME to set\\\\_ftrace\\\\_filter, $UNIT (median)"
-plot $md
-unset multiplot
-EOG
-	rm -f "$dir"/lplot-*.dat
+	plot_pair "$png" "Naming a module's records after its load: N $SIZE" \
+		"reading available\\\\_filter\\\\_functions" "writing *:mod:NAME to set\\\\_ftrace\\\\_filter" "${dats[@]}"
 }
 
 main() {

@@ -68,26 +68,6 @@ failed_lookup_cases() {
 	awk -F '\t' '$1 == "FAIL" { sub(/^[^.]*\./, "", $2); print $2 }' "$dir/run/cases"
 }
 
-# run_lookup_mutant DIFF: run_mutant for a mutant of the second series
-# (tests/mutants/lookup/*.diff), applied on branch lookup.
-run_lookup_mutant() {
-	local diff=$1 name what expect failed c missed=""
-	name=lookup-$(basename "$diff" .diff)
-	what=$(sed -n 's/^Mutant: //p' "$diff")
-	expect=$(sed -n 's/^Expect-fail: //p' "$diff")
-	git -C "$TREE" apply "$diff" || die "mutant $name does not apply to $TREE at lookup"
-	failed=$(failed_lookup_cases "$CACHE/mutants/$name") || { restore; die "mutant $name: no test run"; }
-	restore
-	for c in $expect; do
-		grep -qx "$c" <<<"$failed" || missed="$missed $c"
-	done
-	if [ -z "$missed" ]; then
-		result PASS "$name ($what)" "caught by $(paste -sd' ' <<<"$failed")"
-	else
-		result FAIL "$name ($what)" "passed$missed"
-	fi
-}
-
 # lookup_mutants BASE: the mutants of the second series (with -k, those
 # picked), after its unmutated suite, on branch lookup of the mutant tree.
 lookup_mutants() {
@@ -104,18 +84,22 @@ lookup_mutants() {
 	result PASS "lookup-baseline" "every case passes on the second series as it is"
 	for diff in "$TOP/tests/mutants/lookup/"*.diff; do
 		picked "lookup-${diff##*/}" || continue
-		run_lookup_mutant "$diff"
+		run_mutant "$diff" failed_lookup_cases lookup-
 	done
 	git -C "$TREE" checkout -q --detach series
 }
 
+# run_mutant DIFF [CASES PREFIX]: apply DIFF to the tree as it is, run
+# the suite there with CASES (default failed_cases; failed_lookup_cases
+# for the second series' mutants, named PREFIX-FILE), and check that the
+# cases DIFF names failed.
 run_mutant() {
-	local diff=$1 name what expect failed c missed=""
-	name=$(basename "$diff" .diff)
+	local diff=$1 cases=${2:-failed_cases} name what expect failed c missed=""
+	name=${3:-}$(basename "$diff" .diff)
 	what=$(sed -n 's/^Mutant: //p' "$diff")
 	expect=$(sed -n 's/^Expect-fail: //p' "$diff")
 	git -C "$TREE" apply "$diff" || die "mutant $name does not apply to $TREE"
-	failed=$(failed_cases "$CACHE/mutants/$name") || { restore; die "mutant $name: no test run"; }
+	failed=$("$cases" "$CACHE/mutants/$name") || { restore; die "mutant $name: no test run"; }
 	restore
 	for c in $expect; do
 		grep -qx "$c" <<<"$failed" || missed="$missed $c"

@@ -34,7 +34,7 @@ kunit_info() {
 # The suite as a module, loaded twice in the guest: the agreement cases
 # check the module's own records. Parsed with kunit.py parse.
 t_kunit_module() {
-	local tree obj=$CACHE/build/$TEST_BASE/e2e-patched out=$CACHE/test-kunit/module g rc=0 runs
+	local tree obj=$CACHE/build/$TEST_BASE/e2e-patched out=$CACHE/test-kunit/module g rc=0
 	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
 	"$TOP/scripts/kunit-guest.sh" "$tree" "$obj" "$out" || rc=$?
 	[ -s "$out/cases" ] || return 1
@@ -43,10 +43,18 @@ t_kunit_module() {
 	kunit_info "$g/dmesg"
 	echo "  insmod ftrace_locs_test.ko, kunit.py parse: $(grep -o 'Ran [0-9]* tests.*' "$out/kunit.log")"
 	[ $rc -eq 0 ] || return $rc
-	runs=$(grep -c '^\[[0-9. ]*\] ok 1 ftrace_locs$' "$g/dmesg-all" || true)
+	passed_twice "$g" ftrace_locs
+}
+
+# passed_twice DIR SUITE: in DIR/dmesg-all (guest/kunit.sh: the module
+# loaded, unloaded and loaded again), SUITE passed both times and the
+# kernel did not warn.
+passed_twice() {
+	local runs
+	runs=$(grep -c "^\[[0-9. ]*\] ok 1 $2\$" "$1/dmesg-all" || true)
 	[ "$runs" -eq 2 ] || { echo "$runs passing runs of the suite in two loads"; return 1; }
 	echo "  unloaded and loaded again: the suite passed both times"
-	if kernel_warned "$g/dmesg-all"; then
+	if kernel_warned "$1/dmesg-all"; then
 		echo "the kernel warned"
 		return 1
 	fi
