@@ -80,7 +80,7 @@ build_kernels() {
 	local tree=$1 v series=("${FRAGS[@]}" "$TOP/config/e2e-series.config")
 	"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" "$(kernel_dir stock)" "${FRAGS[@]}"
 	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${series[@]}"
-	[ "${KERNELS[2]:-}" != lookup ] ||
+	! with_lookup ||
 		"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" lookup)" "$(kind_ref lookup)" \
 			"$(kernel_dir lookup)" "${series[@]}" "$TOP/config/e2e-lookup.config"
 	for v in "${KERNELS[@]:2}"; do
@@ -143,7 +143,7 @@ build_modules() {
 	done
 	echo "kvm.ko" >>"$work/modules.list"
 	build_set "$work/ko-patched" "$(kernel_dir patched)"
-	[ "${KERNELS[2]:-}" != lookup ] || build_set "$work/ko-lookup" "$(kernel_dir lookup)"
+	! with_lookup || build_set "$work/ko-lookup" "$(kernel_dir lookup)"
 }
 
 # round_order R: the kernels round R boots, one per line: all of them in
@@ -175,7 +175,7 @@ initramfs() {
 run_kernels() {
 	local work=$1 k limit r cpio set
 	local sets=(patched)
-	[ "${KERNELS[2]:-}" != lookup ] || sets+=(lookup)
+	! with_lookup || sets+=(lookup)
 	echo "$RUNS" >"$work/runs"
 	for set in "${sets[@]}"; do
 		initramfs "$work" "$set" "$work/bench-$set.cpio" "$work/modules.list"
@@ -209,7 +209,7 @@ LOOKUP_KERNELS=(stock patched lookup)
 # lookups_arg KERNEL ROUND: the command line word that has the guest time
 # the lookups: in round 1, on the kernels of LOOKUP_KERNELS in this run.
 lookups_arg() {
-	[ "$2" -eq 1 ] && [ "${KERNELS[2]:-}" = lookup ] &&
+	[ "$2" -eq 1 ] && with_lookup &&
 		[[ " ${LOOKUP_KERNELS[*]} " == *" $1 "* ]] && echo ftrace_modsyms_lookups
 	return 0
 }
@@ -274,7 +274,7 @@ compare_lists() {
 			continue
 		fi
 		same_lists "$work" "$name" || bad=1
-		[ "${KERNELS[2]:-}" != lookup ] || same_lookups "$work" "$name" || bad=1
+		! with_lookup || same_lookups "$work" "$name" || bad=1
 	done <"$work/modules.list"
 	return $bad
 }
@@ -335,9 +335,15 @@ rounds_fact() {
 	fi
 }
 
+# with_lookup: whether $BASE has a second series, and so whether the run
+# has the kernel "lookup" (always the third of KERNELS) and the lookups.
+with_lookup() {
+	[ -d "$TOP/patches/$BASE/$LOOKUP_SERIES" ]
+}
+
 # lookup_kernel: "lookup" where $BASE has a second series.
 lookup_kernel() {
-	[ ! -d "$TOP/patches/$BASE/$LOOKUP_SERIES" ] || echo lookup
+	! with_lookup || echo lookup
 }
 
 main() {
