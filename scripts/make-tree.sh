@@ -68,10 +68,24 @@ check_series() {
 	rm -rf "$tmp"
 }
 
+# am_all TREE DIR PREFIX WHERE: git am, at TREE's HEAD, every patch of
+# DIR/series in order; the first that does not apply is named (PREFIX, its
+# file name) as not applying on WHERE, and nothing is left half applied.
+# The caller's sum stays unset: a second run applies again.
+am_all() {
+	local tree=$1 dir=$2 f
+	while read -r f; do
+		git -C "$tree" am -q --keep-cr "$f" >&2 || {
+			git -C "$tree" am --abort >/dev/null 2>&1 || true
+			die "patch $3$(basename "$f") does not apply on $4"
+		}
+	done < <(series_files "$dir")
+}
+
 # Apply the series on a new branch "series" from "base", unless the branch
 # already holds exactly these patch files (then leave mtimes alone).
 apply_series() {
-	local base=$1 tree=$2 dir sum old f
+	local base=$1 tree=$2 dir sum old
 	dir=${FTRACE_MODSYMS_PATCHES:-$TOP/patches}/$base
 	sum=$(series_sum "$dir")
 	old=$(git -C "$tree" config --get ftrace-modsyms.series-sum || true)
@@ -80,20 +94,14 @@ apply_series() {
 	fi
 	git -C "$tree" config --unset ftrace-modsyms.series-sum || true
 	git -C "$tree" checkout -q -B series base || die "cannot make branch series"
-	while read -r f; do
-		git -C "$tree" am -q --keep-cr "$f" >&2 || {
-			git -C "$tree" am --abort >/dev/null 2>&1 || true
-			git -C "$tree" config --unset ftrace-modsyms.series-sum || true
-			die "patch $(basename "$f") does not apply on base $base"
-		}
-	done < <(series_files "$dir")
+	am_all "$tree" "$dir" "" "base $base"
 	git -C "$tree" config ftrace-modsyms.series-sum "$sum"
 }
 
 # apply_lookup BASE TREE: branch "lookup" of TREE, the series + the second
 # series (patches/BASE/$LOOKUP_SERIES), made again when either changed.
 apply_lookup() {
-	local base=$1 tree=$2 dir sum f key=ftrace-modsyms.lookup-sum
+	local base=$1 tree=$2 dir sum key=ftrace-modsyms.lookup-sum
 	dir=${FTRACE_MODSYMS_PATCHES:-$TOP/patches}/$base/$LOOKUP_SERIES
 	[ -d "$dir" ] || die "base $base has no second series ($dir)"
 	sum="$(git -C "$tree" rev-parse series)-$(series_sum "$dir")"
@@ -103,12 +111,7 @@ apply_lookup() {
 	fi
 	git -C "$tree" config --unset "$key" || true
 	git -C "$tree" checkout -q --detach series
-	while read -r f; do
-		git -C "$tree" am -q --keep-cr "$f" >&2 || {
-			git -C "$tree" am --abort >/dev/null 2>&1 || true
-			die "patch $LOOKUP_SERIES/$(basename "$f") does not apply on the series of $base"
-		}
-	done < <(series_files "$dir")
+	am_all "$tree" "$dir" "$LOOKUP_SERIES/" "the series of $base"
 	git -C "$tree" branch -q -f lookup HEAD
 	git -C "$tree" config "$key" "$sum"
 }

@@ -24,11 +24,12 @@ t_kunit_builtin() {
 	return $rc
 }
 
-# kunit_info LOG: from a kernel log, the lines the cases print about what
-# they checked (not their pass/fail counts or failure reports).
+# kunit_info LOG [SUITE]: from a kernel log, the lines the cases of SUITE
+# (default ftrace_locs) print about what they checked (not their pass/fail
+# counts or failure reports).
 kunit_info() {
 	grep -v -e ' pass:[0-9]' -e 'EXPECTATION FAILED' "$1" |
-		sed -n 's/^.*# \(ftrace_locs_[a-z_]*: .*\)$/  \1/p'
+		sed -n "s/^.*# \(${2:-ftrace_locs}_[a-z_]*: .*\)\$/  \1/p"
 }
 
 # The suite as a module, loaded twice in the guest: the agreement cases

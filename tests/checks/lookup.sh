@@ -82,7 +82,7 @@ t_lookup_kunit_module() {
 	[ -s "$out/cases" ] || return 1
 	export_cases "kunit module: " "$out/cases"
 	g=$out/guest/files
-	sed -n 's/^.*# \(module_kallsyms_[a-z_]*: .*\)$/  \1/p' "$g/dmesg"
+	kunit_info "$g/dmesg" module_kallsyms
 	echo "  insmod module_kallsyms_kunit.ko, kunit.py parse: $(grep -o 'Ran [0-9]* tests.*' "$out/kunit.log")"
 	[ $rc -eq 0 ] || return $rc
 	if grep -q '^SKIP' "$out/cases"; then
@@ -103,7 +103,7 @@ t_lookup_kunit_builtin() {
 	[ -s "$out/results.json" ] || return 1
 	"$TOP/scripts/kunit-cases.py" "$out/results.json" >"$out/cases"
 	export_cases "kunit.py x86_64: " "$out/cases"
-	sed -n 's/^.*# \(module_kallsyms_[a-z_]*: .*\)$/  \1/p' "$build/test.log"
+	kunit_info "$build/test.log" module_kallsyms
 	echo "  kunit.py run --arch=x86_64: $(grep -o 'Ran [0-9]* tests.*' "$out/kunit.log")"
 	return $rc
 }
