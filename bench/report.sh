@@ -98,7 +98,9 @@ plot() {
 	plot_pair "$png" "Loading a module with N $SIZE" "$LOAD" "ftrace\\\\_module\\\\_enable()" "${dats[@]}"
 }
 
-LOOKUP_OPS="read glob mod mod-tiny kprobe"
+# build: index_kallsyms() in a load (guest/bench.sh, index_builds), on the
+# second series only.
+LOOKUP_OPS="read glob mod mod-tiny kprobe build"
 
 # lookup_summary TSV: summarize of the timed operations of lookups.tsv,
 # one line per kernel, module and operation (module "NAME:OP").
@@ -108,15 +110,18 @@ lookup_summary() {
 
 # lookup_table LSUM SUM TSV: the lookups' table: per module and kernel,
 # the median of each operation (LSUM), the insmod median (SUM, the first
-# table's summary), the module's core size and lines in /proc/kallsyms,
-# and what the index adds to the core size: lookup's core size less
-# patched's (TSV, lookups.tsv).
+# table's summary), the index build's median as a share of patched's
+# insmod median, the module's core size and lines in /proc/kallsyms, and
+# what the index adds to the core size: lookup's core size less patched's
+# (TSV, lookups.tsv).
 lookup_table() {
 	local lsum=$1 sum=$2 tsv=$3 o
 	printf '| module | %s | kernel' "$SIZE"
 	for o in $LOOKUP_OPS; do printf ' | %s %s' "$o" "$UNIT"; done
-	echo " | read speed-up | mod speed-up | $LOAD $UNIT | core bytes | index bytes (share of core) | /proc/kallsyms lines |"
-	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo " | read speed-up | mod speed-up | $LOAD $UNIT | build / patched's $LOAD | core bytes | index bytes (share of core) | /proc/kallsyms lines |"
+	printf '|---|---:|---|'
+	for o in $LOOKUP_OPS; do printf -- '---:|'; done
+	echo "---:|---:|---:|---:|---:|---:|---:|"
 	gawk -F'\t' -v ops="$LOOKUP_OPS" '
 		function ms(u,   v) { v = u / 1000; return sprintf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v) }
 		function speedup(s, x) { return s && x ? sprintf(s / x >= 10 ? "%.0fx" : "%.2fx", s / x) : "-" }
@@ -139,7 +144,9 @@ lookup_table() {
 					}
 					r = med["stock", m, "read"]; d = med["stock", m, "mod"]
 					printf " | %s | %s", speedup(r, med[k, m, "read"]), speedup(d, med[k, m, "mod"])
-					printf " | %s | %s", (k, m) in ins ? ms(ins[k, m]) : "-", core[k, m]
+					b = med[k, m, "build"]
+					printf " | %s | %s | %s", (k, m) in ins ? ms(ins[k, m]) : "-",
+						b != "" && ins["patched", m] ? sprintf("%.1f%%", 100 * b / ins["patched", m]) : "-", core[k, m]
 					if (k == "lookup" && core["patched", m] != "")
 						printf " | %d (%.1f%%)", core[k, m] - core["patched", m], 100 * (core[k, m] - core["patched", m]) / core["patched", m]
 					else

@@ -16,7 +16,8 @@
 # On a kernel booted with "ftrace_modsyms_lookups" (bench/run.sh: stock,
 # the series and the second series), each module is then loaded once more,
 # with /files/modsyms_tiny.ko (one function), and what names its records
-# afterwards is timed (lookups, below).
+# afterwards is timed (lookups, below); where the second series is
+# applied, the build of its index is timed first (index_builds).
 # shellcheck source=guest/lib.sh
 . /lib.sh
 AFF=$TRACING/available_filter_functions
@@ -127,6 +128,28 @@ listings() {
 	grep -F "[$1]" "$TRACING/touched_functions" >"/tmp/$1.touched"
 }
 
+# index_builds NAME MODE: on a kernel with the second series, how long
+# index_kallsyms() takes in each of RUNS more loads of NAME (once for a
+# module only timed), as lines "NAME RUN build us" of /tmp/lookups: the
+# function_graph tracer on it alone.
+index_builds() {
+	runs=$RUNS r=1
+	[ "$2" != times ] || runs=1
+	while [ "$r" -le "$runs" ]; do
+		echo index_kallsyms >"$FILTER" || return 1
+		echo function_graph >"$TRACING/current_tracer" || return 1
+		echo >"$TRACING/trace"
+		insmod "/files/$1.ko" || { echo "insmod $1 for the index build failed"; return 1; }
+		t=$(graph_us "$TRACING/trace" index_kallsyms) || return 1
+		echo nop >"$TRACING/current_tracer"
+		echo >"$FILTER"
+		rmmod "$1" || return 1
+		echo "$1 $r build $t" >>/tmp/lookups
+		echo "bench: $1 $r build: $t us"
+		r=$((r + 1))
+	done
+}
+
 # The dependency of kvm.ko, loaded once.
 insmod /files/irqbypass.ko || { echo "insmod irqbypass.ko failed"; exit 1; }
 
@@ -158,6 +181,9 @@ while read -r ko mode; do
 		i=$((i + 1))
 	done
 	if [ $LOOKUPS = 1 ]; then
+		if grep -qx index_kallsyms "$AFF"; then
+			index_builds "$name" "$mode" || exit 1
+		fi
 		for m in "$ko" modsyms_tiny.ko; do
 			insmod "/files/$m" || { echo "insmod $m for lookups failed"; exit 1; }
 		done

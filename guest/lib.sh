@@ -114,6 +114,15 @@ op_us() {
 		END { if (s == "" || e == "") { print "missing op markers" > "/dev/stderr"; exit 1 }; printf "%d\n", (e - s) * 1000000 + 0.5 }' "$1"
 }
 
+# graph_us TRACE FUNC: the microseconds the function_graph tracer gives
+# for the one call of FUNC in TRACE (a leaf: set_ftrace_filter held FUNC
+# alone), rounded. Fails if TRACE has no such line.
+graph_us() {
+	awk -v f="$2();" '
+		$NF == f && / us +\| / { sub(/ us +\|.*/, ""); printf "%d\n", $NF + 0.5; found = 1; exit }
+		END { if (!found) { print "no function_graph line of " f > "/dev/stderr"; exit 1 } }' "$1"
+}
+
 # time_insmod KO: time_load of insmod KO.
 time_insmod() {
 	time_load insmod "$1"

@@ -6,7 +6,8 @@
 # reader and the verdict of a boot (scripts/splat.sh), the benchmark's
 # medians (scripts/stats.sh) and the times and index bytes of one load
 # (insmod_times, guest/lib.sh), and for the second series' lookups the
-# time of one operation (op_us, guest/lib.sh), the /proc/kallsyms lines
+# time of one operation (op_us, guest/lib.sh), the index build's time
+# (graph_us, guest/lib.sh), the /proc/kallsyms lines
 # and the sprint_symbol() runs made comparable across kernels
 # (kallsyms_lines, sprint_lines, bench/lib.sh) and their table
 # (bench/report.sh).
@@ -117,13 +118,17 @@ main() {
 	expect "parser: the time of one lookup operation" "$FIX/lookups/op.expect" op_us "$FIX/lookups/op.trace"
 	refuses "parser: a lookup operation without its end marker" 'missing op markers' \
 		op_us <(head -n 7 "$FIX/lookups/op.trace")
+	expect "parser: the index build's time, from function_graph" "$FIX/lookups/graph.expect" \
+		graph_us "$FIX/lookups/graph.trace" index_kallsyms
+	refuses "parser: a trace without the index build" 'no function_graph line' \
+		graph_us <(grep -v index_kallsyms "$FIX/lookups/graph.trace") index_kallsyms
 	expect "parser: /proc/kallsyms lines, text addresses as offsets" "$FIX/lookups/kallsyms.expect" \
 		kallsyms_lines "$FIX/lookups/kallsyms"
 	expect "parser: sprint_symbol() runs, but the last of MOD_DATA" "$FIX/lookups/sprint.expect" \
 		sprint_lines "$FIX/lookups/sprint" m
 	expect "parser: sprint_symbol() runs of kvm.ko, without read-only data" "$FIX/lookups/sprint-kvm.expect" \
 		sprint_lines "$FIX/lookups/sprint" kvm
-	expect "parser: the lookups' table (medians, speed-ups, index bytes)" "$FIX/lookups/table.expect" \
+	expect "parser: the lookups' table (medians, speed-ups, index build share, index bytes)" "$FIX/lookups/table.expect" \
 		lookup_report "$FIX/lookups"
 	[ -n "${CASES:-}" ] || result_summary
 }
