@@ -10,6 +10,9 @@ main() {
 	[ $# -eq 2 ] || die "usage: $0 OBJ MODDIR"
 	local obj=$1 dir=$2
 	[ -r "$obj/Module.symvers" ] || die "$obj is not a built kernel (no Module.symvers)"
+	[ -d "$dir" ] || die "no module directory $dir"
+	# kbuild wants M= absolute: it runs from OBJ.
+	dir=$(cd "$dir" && pwd)
 	use_ccache
 	# A module is built with the compiler of its kernel.
 	local cc=gcc
