@@ -159,6 +159,9 @@ setup_probes || { echo "cannot set kprobes on ftrace_module_enable"; exit 1; }
 : >/tmp/lookups
 LOOKUPS=0
 grep -qw ftrace_modsyms_lookups /proc/cmdline && LOOKUPS=1
+# Whether this kernel has the second series' index (index_builds).
+INDEXED=0
+grep -qx index_kallsyms "$AFF" && INDEXED=1
 while read -r ko mode; do
 	name=${ko%.ko}
 	[ "$mode" = times ] || cat "$AFF" >/tmp/before
@@ -191,7 +194,7 @@ while read -r ko mode; do
 		# After the lookups: their loads then come in the same order,
 		# at the same addresses, on every kernel (set_graph_function
 		# lists its hash in an order the addresses give).
-		if grep -qx index_kallsyms "$AFF"; then
+		if [ $INDEXED = 1 ]; then
 			index_builds "$name" "$mode" || exit 1
 		fi
 	fi
