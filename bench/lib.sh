@@ -161,16 +161,17 @@ sprint_lines() {
 		{ print }' "$1"
 }
 
-# same_as_stock WORK CHECK NAME EXT: WORK/NAME.KERNEL.EXT must be the same,
-# and not empty, on every kernel of KERNELS (stock first).
-same_as_stock() {
-	local work=$1 check=$2 name=$3 ext=$4 k bad=0 ref
-	ref=$work/$name.stock.$ext
+# same_as_first WORK CHECK NAME EXT: WORK/NAME.KERNEL.EXT must be the
+# same, and not empty, on every kernel of KERNELS as on the first (stock,
+# unless bench/run.sh --kernels names another first).
+same_as_first() {
+	local work=$1 check=$2 name=$3 ext=$4 k bad=0 ref first=${KERNELS[0]}
+	ref=$work/$name.$first.$ext
 	for k in "${KERNELS[@]:1}"; do
 		if [ -s "$ref" ] && cmp -s "$ref" "$work/$name.$k.$ext"; then
-			echo "$check: $name: $k identical to stock ($(wc -l <"$ref") lines)"
+			echo "$check: $name: $k identical to $first ($(wc -l <"$ref") lines)"
 		else
-			echo "$check: $name: $k DIFFERS from stock:"
+			echo "$check: $name: $k DIFFERS from $first:"
 			{ diff "$ref" "$work/$name.$k.$ext" || true; } | head -n 20 || true
 			bad=1
 		fi
@@ -189,8 +190,8 @@ same_lists() {
 			"$work/guest-$k/files/$name.after" >"$work/$name.$k.delta"
 		cp "$work/guest-$k/files/$name.filter" "$work/$name.$k.filter"
 	done
-	same_as_stock "$work" "decision check (records a :mod: filter takes)" "$name" filter || bad=1
-	same_as_stock "$work" "list check (lines added to available_filter_functions)" "$name" delta || bad=1
+	same_as_first "$work" "decision check (records a :mod: filter takes)" "$name" filter || bad=1
+	same_as_first "$work" "list check (lines added to available_filter_functions)" "$name" delta || bad=1
 	return $bad
 }
 

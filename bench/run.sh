@@ -5,7 +5,7 @@
 #
 # Usage: bench/run.sh [--base BASE] [--sizes "2000 8000 16000"] [--big]
 #                     [--variants "NAME..."] [--runs N] [--rounds R]
-#                     [--icount] [--out DIR]
+#                     [--kernels "KERNEL..."] [--icount] [--out DIR]
 #   --base  the base (a line of bases; default: the mainline one, 7.3),
 #           with the series of patches/BASE
 #   --big   adds a 65,000-function module (amdgpu scale; stock needs
@@ -13,6 +13,12 @@
 #   --variants  only these variants (NAME of bench/variant-NAME.patch;
 #           default: all of them; "": none); stock, patched and, where the
 #           base has a second series, lookup always run
+#   --kernels  only these kernels, booted in this order, the first the
+#           one the others' lists are compared with (stock, patched,
+#           lookup or a variant's NAME; default: stock, patched, lookup
+#           where the base has it, then the variants). Without stock and
+#           patched there are no tables: the lists are only compared
+#           (tests/run.sh's BASE:lookup:same-as-patched)
 #   --runs  loads per module and kernel in one boot (default 3)
 #   --rounds  boots of each kernel but stock (default 1): round 1 boots
 #           every kernel in order, round 2 the same kernels but stock in
@@ -76,16 +82,27 @@ variant_kernel_of() {
 	fi
 }
 
+# build_kernels TREE: the kernels of KERNELS, and always patched, which
+# the modules are built against.
 build_kernels() {
 	local tree=$1 v series=("${FRAGS[@]}" "$TOP/config/e2e-series.config")
-	"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" "$(kernel_dir stock)" "${FRAGS[@]}"
+	! booted stock ||
+		"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" stock)" "$(kind_ref stock)" "$(kernel_dir stock)" "${FRAGS[@]}"
 	"$TOP/scripts/build-kernel.sh" "$tree" "$(kind_ref patched)" "$(kernel_dir patched)" "${series[@]}"
-	! with_lookup ||
+	! booted lookup ||
 		"$TOP/scripts/build-kernel.sh" "$(kind_tree "$BASE" lookup)" "$(kind_ref lookup)" \
 			"$(kernel_dir lookup)" "${series[@]}" "$TOP/config/e2e-lookup.config"
-	for v in "${KERNELS[@]:2}"; do
-		[ "$v" = lookup ] || variant_kernel_of "$v" "${series[@]}"
+	for v in "${KERNELS[@]}"; do
+		case $v in
+		stock | patched | lookup) ;;
+		*) variant_kernel_of "$v" "${series[@]}" ;;
+		esac
 	done
+}
+
+# booted KERNEL: whether KERNEL is one of the run's kernels.
+booted() {
+	[[ " ${KERNELS[*]} " == *" $1 "* ]]
 }
 
 # Modules are built against the patched kernel, and the same .ko files
@@ -143,7 +160,7 @@ build_modules() {
 	done
 	echo "kvm.ko" >>"$work/modules.list"
 	build_set "$work/ko-patched" "$(kernel_dir patched)"
-	! with_lookup || build_set "$work/ko-lookup" "$(kernel_dir lookup)"
+	! booted lookup || build_set "$work/ko-lookup" "$(kernel_dir lookup)"
 }
 
 # round_order R: the kernels round R boots, one per line: all of them in
@@ -152,9 +169,9 @@ round_order() {
 	if [ "$1" -eq 1 ]; then
 		printf '%s\n' "${KERNELS[@]}"
 	elif [ $(($1 % 2)) -eq 0 ]; then
-		printf '%s\n' "${KERNELS[@]:1}" | tac
+		printf '%s\n' "${KERNELS[@]}" | grep -vx stock | tac
 	else
-		printf '%s\n' "${KERNELS[@]:1}"
+		printf '%s\n' "${KERNELS[@]}" | grep -vx stock
 	fi
 }
 
@@ -175,7 +192,7 @@ initramfs() {
 run_kernels() {
 	local work=$1 k limit r cpio set
 	local sets=(patched)
-	! with_lookup || sets+=(lookup)
+	! booted lookup || sets+=(lookup)
 	echo "$RUNS" >"$work/runs"
 	for set in "${sets[@]}"; do
 		initramfs "$work" "$set" "$work/bench-$set.cpio" "$work/modules.list"
@@ -203,13 +220,14 @@ run_kernels() {
 	done
 }
 
-# LOOKUP_KERNELS: the kernels that time the lookups (guest/bench.sh).
-LOOKUP_KERNELS=(stock patched lookup)
+# LOOKUP_KERNELS: the kernels that time the lookups (guest/bench.sh):
+# those of stock, patched and lookup that the run boots (main).
+LOOKUP_KERNELS=()
 
 # lookups_arg KERNEL ROUND: the command line word that has the guest time
 # the lookups: in round 1, on the kernels of LOOKUP_KERNELS in this run.
 lookups_arg() {
-	[ "$2" -eq 1 ] && with_lookup &&
+	[ "$2" -eq 1 ] && booted lookup &&
 		[[ " ${LOOKUP_KERNELS[*]} " == *" $1 "* ]] && echo ftrace_modsyms_lookups
 	return 0
 }
@@ -234,20 +252,20 @@ same_lookups() {
 			sed -E 's/0x[0-9a-f]+/0x?/g; s/\<[0-9a-f]{16}\>/ADDR/g' "$work/guest-$k/files/$name.$f" >"$work/$name.$k.$f"
 		done
 	done
-	same_as_stock "$work" "lookup check (set_ftrace_filter after the glob)" "$name" glob || bad=1
-	same_as_stock "$work" "lookup check (set_ftrace_filter after *:mod:$name)" "$name" mod || bad=1
-	same_as_stock "$work" "lookup check (set_ftrace_filter after *:mod:modsyms_tiny)" "$name" tiny || bad=1
-	same_as_stock "$work" "lookup check (set_ftrace_notrace after the glob)" "$name" notrace || bad=1
-	same_as_stock "$work" "lookup check (set_graph_function after the glob)" "$name" graph || bad=1
-	same_as_stock "$work" "lookup check (/proc/kallsyms lines, in order)" "$name" kallsyms || bad=1
-	same_as_stock "$work" "lookup check (available_filter_functions_addrs lines)" "$name" addrs || bad=1
-	same_as_stock "$work" "lookup check (enabled_functions, function tracer on its records)" "$name" enabled || bad=1
-	same_as_stock "$work" "lookup check (touched_functions after it)" "$name" touched || bad=1
-	[ -e "$work/guest-stock/files/$name.sprint" ] || return $bad
+	same_as_first "$work" "lookup check (set_ftrace_filter after the glob)" "$name" glob || bad=1
+	same_as_first "$work" "lookup check (set_ftrace_filter after *:mod:$name)" "$name" mod || bad=1
+	same_as_first "$work" "lookup check (set_ftrace_filter after *:mod:modsyms_tiny)" "$name" tiny || bad=1
+	same_as_first "$work" "lookup check (set_ftrace_notrace after the glob)" "$name" notrace || bad=1
+	same_as_first "$work" "lookup check (set_graph_function after the glob)" "$name" graph || bad=1
+	same_as_first "$work" "lookup check (/proc/kallsyms lines, in order)" "$name" kallsyms || bad=1
+	same_as_first "$work" "lookup check (available_filter_functions_addrs lines)" "$name" addrs || bad=1
+	same_as_first "$work" "lookup check (enabled_functions, function tracer on its records)" "$name" enabled || bad=1
+	same_as_first "$work" "lookup check (touched_functions after it)" "$name" touched || bad=1
+	[ -e "$work/guest-${KERNELS[0]}/files/$name.sprint" ] || return $bad
 	for k in "${KERNELS[@]}"; do
 		sprint_lines "$work/guest-$k/files/$name.sprint" "$name" >"$work/$name.$k.sprint"
 	done
-	same_as_stock "$work" "lookup check (sprint_symbol() of every byte of its core memory)" "$name" sprint || bad=1
+	same_as_first "$work" "lookup check (sprint_symbol() of every byte of its core memory)" "$name" sprint || bad=1
 	return $bad
 }
 
@@ -274,7 +292,7 @@ compare_lists() {
 			continue
 		fi
 		same_lists "$work" "$name" || bad=1
-		! with_lookup || same_lookups "$work" "$name" || bad=1
+		! booted lookup || same_lookups "$work" "$name" || bad=1
 	done <"$work/modules.list"
 	return $bad
 }
@@ -336,7 +354,7 @@ rounds_fact() {
 }
 
 # with_lookup: whether $BASE has a second series, and so whether the run
-# has the kernel "lookup" (always the third of KERNELS) and the lookups.
+# has, unless --kernels leaves it out, the kernel "lookup" and the lookups.
 with_lookup() {
 	[ -d "$TOP/patches/$BASE/$LOOKUP_SERIES" ]
 }
@@ -351,7 +369,7 @@ main() {
 	RUNS=3
 	ROUNDS=1
 	BIG=0
-	local out="" only="" only_set="" work tree chosen=()
+	local out="" only="" only_set="" kernels="" work tree chosen=() k
 	BASE=$(mainline_base)
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -359,6 +377,7 @@ main() {
 		--sizes) SIZES=$2; shift 2 ;;
 		--big) BIG=1; shift ;;
 		--variants) only=$2; only_set=1; shift 2 ;;
+		--kernels) kernels=$2; shift 2 ;;
 		--runs) RUNS=$2; shift 2 ;;
 		--rounds) ROUNDS=$2; shift 2 ;;
 		--icount) export GUEST_CLOCK=icount; shift ;;
@@ -383,11 +402,30 @@ main() {
 	else
 		mapfile -t KERNELS < <(echo stock; echo patched; lookup_kernel; variants "$BASE")
 	fi
-	lock_cache
+	if [ -n "$kernels" ]; then
+		[ -z "$only_set" ] || die "--kernels and --variants: give one of them"
+		read -r -a KERNELS <<<"$kernels"
+		[ ${#KERNELS[@]} -ge 2 ] || die "--kernels takes at least two kernels (the first is the reference)"
+		for k in "${KERNELS[@]}"; do
+			case $k in
+			stock | patched) ;;
+			lookup) with_lookup || die "--kernels: base $BASE has no second series (patches/$BASE/$LOOKUP_SERIES)" ;;
+			*) check_variants "$BASE" "$k" ;;
+			esac
+		done
+	fi
+	for k in stock patched lookup; do
+		! booted "$k" || LOOKUP_KERNELS+=("$k")
+	done
+	[ ${#LOOKUP_KERNELS[@]} -ge 2 ] || LOOKUP_KERNELS=()
+	# LOCKED=1: the caller (tests/run.sh) holds the cache's lock.
+	[ -n "${LOCKED:-}" ] || lock_cache
 	trap 'restore_trees "$BASE"' EXIT
 	"$TOP/scripts/install-deps.sh"
 	BUILD=$CACHE/build/$BASE
 	work=$CACHE/bench
+	# A run of a few kernels (the tests') leaves the benchmark's alone.
+	[ -z "$kernels" ] || work=$CACHE/bench-kernels
 	rm -rf "$work"
 	mkdir -p "$work"
 	tree=$("$TOP/scripts/make-tree.sh" "$BASE")
@@ -395,13 +433,18 @@ main() {
 	build_modules "$work"
 	run_kernels "$work"
 	# Results replace those in --out only when every list matched.
-	collect "$work" "$work/results"
-	if [ "${GUEST_CLOCK:-host}" = icount ]; then
-		"$TOP/bench/report.sh" "$work/results" "M instructions"
+	if booted stock && booted patched; then
+		collect "$work" "$work/results"
+		if [ "${GUEST_CLOCK:-host}" = icount ]; then
+			"$TOP/bench/report.sh" "$work/results" "M instructions"
+		else
+			"$TOP/bench/report.sh" "$work/results"
+		fi
+		cat "$work/results/results.md"
 	else
-		"$TOP/bench/report.sh" "$work/results"
+		mkdir -p "$work/results"
+		log "no stock and patched kernels in --kernels: no tables, the lists compared only"
 	fi
-	cat "$work/results/results.md"
 	compare_lists "$work" | tee "$work/results/list-check.txt" ||
 		die "lists differ between kernels; results left in $work/results, $out untouched"
 	mkdir -p "$out"

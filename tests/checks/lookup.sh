@@ -92,6 +92,29 @@ t_lookup_kunit_module() {
 	passed_twice "$g" module_kallsyms
 }
 
+# Stock's lookups against the second series', byte for byte, in the guest:
+# the first series' kernel (patched, whose module lookups are stock's
+# scans) and the lookup kernel boot with the benchmark's guest script
+# (bench/run.sh --kernels "patched lookup", one load each) and load a
+# generated module of 2,000 functions and kvm.ko; their lines in the four
+# listings, set_ftrace_filter, set_ftrace_notrace and set_graph_function
+# after each kind of write, their /proc/kallsyms lines in order and
+# sprint_symbol() of every byte of their core memory must be the same.
+t_lookup_same_as_patched() {
+	local out=$CACHE/test-lookup-compare log rc=0
+	log=$(mktemp)
+	LOCKED=1 "$TOP/bench/run.sh" --base "$TEST_BASE" --kernels "patched lookup" \
+		--sizes 2000 --runs 1 --out "$out" >"$log" 2>&1 || rc=$?
+	grep -E '^(decision|list|lookup) check' "$log" | sed 's/^/  /'
+	if [ $rc -ne 0 ]; then
+		tail -n 20 "$log"
+		rm -f "$log"
+		return $rc
+	fi
+	rm -f "$log"
+	echo "  $(grep -c ' identical to patched ' "$out/list-check.txt") comparisons, lookup identical to patched in each"
+}
+
 # The suite built in, run by kunit.py (x86_64 in qemu,
 # config/kunit/module_kallsyms.kunitconfig).
 t_lookup_kunit_builtin() {

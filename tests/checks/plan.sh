@@ -8,7 +8,9 @@
 # patch, the matrix, the patched e2e kernel), the weak-function module
 # against the lists its generator expects, the WARN control, the KUnit
 # suite as a module, the series' ftracetest tests, the guest failure
-# reports and the debug quick subset; and for the stable bases what a
+# reports and the debug quick subset; of the second series, git am,
+# checkpatch, its e2e kernel, its KUnit suite as a module and its guest
+# lookups against the first series' (stock's scans); and for the stable bases what a
 # backport needs to stay true to its series: the source, git am on a
 # fresh tree, checkpatch and the benchmark variants. The full tier adds
 # the rest, so that every base gets every check: among them the stock e2e
@@ -21,6 +23,7 @@
 #
 # Kernels of the quick tier (each built once, out of tree, in
 # $CACHE/build/BASE/): e2e-patched (every boot but the debug one),
+# e2e-lookup (the second series' boots; the benchmark's lookup kernel),
 # debug-patched-MODEL (the debug quick subset), the objects of bisect (one
 # build per patch) and of six matrix cells. The full tier adds e2e-stock,
 # matrix-ppc64le-modules (a whole ppc64le tinyconfig kernel and its
@@ -118,8 +121,10 @@ plan_lookup() {
 		t_lookup_matrix x86_64-clang x86_64-llvm tinyconfig "$FRAG" "$m/x86_64-clang.config"
 	def "$b:lookup:matrix-ppc64le" full "$b:lookup:git-am" "second series: matrix powerpc64le" \
 		t_lookup_matrix ppc64le powerpc ppc64le_defconfig "$m/ppc64le.config"
-	def "$b:lookup:e2e-build" full "$b:lookup:git-am" "second series: end-to-end kernel" t_lookup_e2e_build
-	def "$b:lookup:kunit-module" full "$b:lookup:e2e-build" "second series: KUnit suite as a module in the guest" t_lookup_kunit_module
+	def "$b:lookup:e2e-build" quick "$b:lookup:git-am" "second series: end-to-end kernel" t_lookup_e2e_build
+	def "$b:lookup:kunit-module" quick "$b:lookup:e2e-build" "second series: KUnit suite as a module in the guest" t_lookup_kunit_module
+	def "$b:lookup:same-as-patched" quick "$b:lookup:e2e-build $b:build:e2e-patched" \
+		"second series: listings, filters, /proc/kallsyms and sprint_symbol() the same as the first series' (stock's lookups)" t_lookup_same_as_patched
 	def "$b:lookup:kunit-x86_64" full "$b:lookup:git-am" "second series: KUnit built in, kunit.py run --arch=x86_64" t_lookup_kunit_builtin
 }
 
