@@ -394,14 +394,6 @@ main() {
 		[ "${GUEST_CLOCK:-host}" != icount ] || out=$out/icount
 	fi
 	[ $BIG -eq 0 ] || SIZES="$SIZES 65000"
-	if [ -n "$only_set" ]; then
-		read -r -a chosen <<<"$only"
-		check_variants "$BASE" "${chosen[@]}"
-		mapfile -t KERNELS < <(echo stock; echo patched; lookup_kernel
-			[ ${#chosen[@]} -eq 0 ] || printf '%s\n' "${chosen[@]}")
-	else
-		mapfile -t KERNELS < <(echo stock; echo patched; lookup_kernel; variants "$BASE")
-	fi
 	if [ -n "$kernels" ]; then
 		[ -z "$only_set" ] || die "--kernels and --variants: give one of them"
 		read -r -a KERNELS <<<"$kernels"
@@ -413,6 +405,13 @@ main() {
 			*) check_variants "$BASE" "$k" ;;
 			esac
 		done
+	elif [ -n "$only_set" ]; then
+		read -r -a chosen <<<"$only"
+		check_variants "$BASE" "${chosen[@]}"
+		mapfile -t KERNELS < <(echo stock; echo patched; lookup_kernel
+			[ ${#chosen[@]} -eq 0 ] || printf '%s\n' "${chosen[@]}")
+	else
+		mapfile -t KERNELS < <(echo stock; echo patched; lookup_kernel; variants "$BASE")
 	fi
 	for k in stock patched lookup; do
 		! booted "$k" || LOOKUP_KERNELS+=("$k")

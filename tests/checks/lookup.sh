@@ -101,17 +101,11 @@ t_lookup_kunit_module() {
 # after each kind of write, their /proc/kallsyms lines in order and
 # sprint_symbol() of every byte of their core memory must be the same.
 t_lookup_same_as_patched() {
-	local out=$CACHE/test-lookup-compare log rc=0
-	log=$(mktemp)
+	local out=$CACHE/test-lookup-compare log=$CACHE/test-lookup-compare.log rc=0
 	LOCKED=1 "$TOP/bench/run.sh" --base "$TEST_BASE" --kernels "patched lookup" \
 		--sizes 2000 --runs 1 --out "$out" >"$log" 2>&1 || rc=$?
 	grep -E '^(decision|list|lookup) check' "$log" | sed 's/^/  /'
-	if [ $rc -ne 0 ]; then
-		tail -n 20 "$log"
-		rm -f "$log"
-		return $rc
-	fi
-	rm -f "$log"
+	[ $rc -eq 0 ] || { tail -n 20 "$log"; return $rc; }
 	echo "  $(grep -c ' identical to patched ' "$out/list-check.txt") comparisons, lookup identical to patched in each"
 }
 
