@@ -26,7 +26,7 @@ set -euo pipefail
 . "$TOP/scripts/splat.sh"
 
 C_IDS=()
-declare -A C_TIER=() C_NEEDS=() C_TITLE=() C_CMD=() C_BASE=() C_STATUS=() C_WANT=()
+declare -A C_TIER=() C_NEEDS=() C_TITLE=() C_CMD=() C_BASE=() C_STATUS=() C_WANT=() C_EARLY=()
 
 # def ID TIER NEEDS TITLE CMD...: declare a check (tests/checks/plan.sh).
 # NEEDS is a space-separated list of check ids declared before it. CMD
@@ -45,6 +45,20 @@ def() {
 	C_TITLE[$id]=$title
 	C_BASE[$id]=${id%%:*}
 	C_CMD[$id]=$(printf '%q ' "$@")
+}
+
+# early ID AFTER: ID, a check declared before (a whole kernel build whose
+# tree AFTER makes, and which nothing else changes), also starts in the
+# background as soon as AFTER passes, at idle priority, so that it takes
+# only the CPU time the checks in between leave idle (one-process steps:
+# checkpatch, the per-patch builds, one-vCPU guests, links). When its turn
+# comes it waits for that run and then runs as usual (a build then finds
+# its work done): its result and log are those of that second run.
+early() {
+	if [ -z "${C_TIER[$1]:-}" ] || [ -z "${C_TIER[$2]:-}" ]; then
+		die "plan: early $1 after $2: both must be declared first"
+	fi
+	C_EARLY[$2]+=" $1"
 }
 
 # want ID: select ID and, recursively, what it needs.
@@ -98,6 +112,41 @@ prefetch() {
 	done
 }
 
+# check_env ID CASES: what a check's command gets: TEST_BASE, the base its
+# id names, and CASES, the file for the cases it reports.
+check_env() {
+	export TEST_BASE=${C_BASE[$1]} CASES=$2
+}
+
+# start_early ID: ID's command in the background (early), under SCHED_IDLE
+# (nice 19 where chrt cannot set it), its output in $LOGS/early-ID.log,
+# in a process group of its own (set -m), so that stop_background can stop
+# all of it. No tree is restored after it: the checks in the foreground
+# own them.
+declare -A EARLY=()
+start_early() {
+	local id=$1 logf
+	logf=$LOGS/early-${id//[^A-Za-z0-9_.-]/_}.log
+	set -m
+	(
+		set -e
+		chrt -i -p 0 "$BASHPID" >/dev/null 2>&1 || renice -n 19 -p "$BASHPID" >/dev/null
+		check_env "$id" /dev/null
+		eval "${C_CMD[$id]}"
+	) >"$logf" 2>&1 &
+	EARLY[$id]=$!
+	set +m
+}
+
+# stop_background: on exit, the early jobs still running (a run cut short,
+# by a failure or a signal) stop with it rather than hold the cache's lock.
+stop_background() {
+	local p
+	for p in "${EARLY[@]}"; do
+		kill -- "-$p" 2>/dev/null || true
+	done
+}
+
 # run_check ID: run one check in a subshell (set -e holds in it), its
 # output in its log; report it, then the cases it wrote to $CASES.
 run_check() {
@@ -109,6 +158,11 @@ run_check() {
 		wait "${PREFETCH[${C_BASE[$id]}]}" || true
 		unset "PREFETCH[${C_BASE[$id]}]"
 	fi
+	if [ -n "${EARLY[$id]:-}" ]; then
+		# Its failure is not reported here either: the run below says.
+		wait "${EARLY[$id]}" || true
+		unset "EARLY[$id]"
+	fi
 	for n in ${C_NEEDS[$id]}; do
 		if [ "${C_STATUS[$n]:-}" != PASS ]; then
 			C_STATUS[$id]=SKIP
@@ -117,7 +171,7 @@ run_check() {
 		fi
 	done
 	logf=$LOGS/${id//[^A-Za-z0-9_.-]/_}.log
-	export CASES=${logf%.log}.cases TEST_BASE=${C_BASE[$id]}
+	check_env "$id" "${logf%.log}.cases"
 	rm -f "$CASES"
 	t0=$SECONDS
 	set +e
@@ -132,6 +186,9 @@ run_check() {
 		C_STATUS[$id]=PASS
 		result PASS "$title" "$((SECONDS - t0)) s"
 		grep '^  ' "$logf" || true
+		for n in ${C_EARLY[$id]:-}; do
+			[ -z "${C_WANT[$n]:-}" ] || start_early "$n"
+		done
 	else
 		C_STATUS[$id]=FAIL
 		result FAIL "$title" "exit $rc after $((SECONDS - t0)) s, log $logf"
@@ -162,6 +219,9 @@ main() {
 		return 0
 	fi
 	lock_cache
+	trap stop_background EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	LOGS=$CACHE/test-logs
 	mkdir -p "$LOGS"
 	"$TOP/scripts/install-deps.sh"

@@ -12,7 +12,8 @@
 # checkpatch, its e2e kernel, its KUnit suite as a module and its guest
 # lookups against the first series' (stock's scans); and for the stable bases what a
 # backport needs to stay true to its series: the source, git am on a
-# fresh tree, checkpatch and the benchmark variants. The full tier adds
+# fresh tree, checkpatch and the benchmark variants. bench/real.sh's
+# configs are checked with it, in the full tier. The full tier adds
 # the rest, so that every base gets every check: among them the stock e2e
 # kernel and every comparison with it (the weak module's lines and
 # decisions, ftracetest func_mod_trace.tc and 00basic, kvm.ko's list;
@@ -23,7 +24,9 @@
 #
 # Kernels of the quick tier (each built once, out of tree, in
 # $CACHE/build/BASE/): e2e-patched (every boot but the debug one),
-# e2e-lookup (the second series' boots; the benchmark's lookup kernel),
+# e2e-lookup (the second series' boots; the benchmark's lookup kernel;
+# started in the background, under SCHED_IDLE, as soon as the second
+# series is applied: early, tests/run.sh),
 # debug-patched-MODEL (the debug quick subset), the objects of bisect (one
 # build per patch) and of six matrix cells. The full tier adds e2e-stock,
 # matrix-ppc64le-modules (a whole ppc64le tinyconfig kernel and its
@@ -37,8 +40,9 @@ plan_base() {
 	def "$b:fetch:source" quick "" "fetch the base source" t_fetch_base
 	def "$b:series:git-am" quick "$b:fetch:source" "git am of the series on a fresh tree" t_git_am_fresh
 	def "$b:series:variant-applies" quick "$b:series:git-am" "the benchmark variants apply on the series" t_variant_applies
-	def "$b:bench:real-config" "$t" "$b:series:git-am" "bench/real.sh's configs apply, the real and the --debug one (merge_config, olddefconfig)" t_real_config
+	def "$b:bench:real-config" full "$b:series:git-am" "bench/real.sh's configs apply, the real and the --debug one (merge_config, olddefconfig)" t_real_config
 	def "$b:series:checkpatch" quick "$b:series:git-am" "checkpatch --strict (its own checkpatch.pl)" t_checkpatch_73
+	plan_lookup_am "$b"
 	def "$b:build:bisect" "$t" "$b:series:git-am" "each patch builds (the objects of the files it changes)" t_bisect_build
 	def "$b:build:hygiene" full "$b:series:git-am" "no new W=1, sparse or kernel-doc warning" t_hygiene
 	def "$b:matrix:x86_64-noibt" "$t" "$b:series:git-am" "matrix: x86_64 IBT off (MAX_OFFSET 0)" \
@@ -97,14 +101,25 @@ plan_kmsan() {
 	def "$b:kmsan:patched-clean" full "$b:kmsan:boot-patched" "KMSAN: nothing reported with the series" t_kmsan_patched
 }
 
-# plan_lookup BASE: the second series (patches/BASE/kallsyms-index): git
-# am and checkpatch in the quick tier (no kernel built); its per-patch
-# builds, matrix, end-to-end kernel (a whole build: it changes
-# include/linux/module.h) and KUnit suite in the full tier.
+# plan_lookup_am BASE: git am of the second series (patches/BASE/
+# kallsyms-index), right after the first series' checkpatch: its end-to-end
+# kernel (a whole build: the series changes include/linux/module.h, so
+# ccache has nothing of the first series' to reuse) then builds in the
+# background, on the CPU time the checks in between leave idle (early,
+# tests/run.sh).
+plan_lookup_am() {
+	local b=$1
+	[ -d "$TOP/patches/$b/$LOOKUP_SERIES" ] || return 0
+	def "$b:lookup:git-am" quick "$b:series:git-am" "second series: git am on the series" t_lookup_git_am
+}
+
+# plan_lookup BASE: the rest of the second series: checkpatch, its end-to-end
+# kernel (started early), its KUnit suite as a module and its guest
+# comparison with the first series in the quick tier; its per-patch builds,
+# matrix and KUnit suite built in in the full tier.
 plan_lookup() {
 	local b=$1 m="$TOP/config/matrix"
 	[ -d "$TOP/patches/$b/$LOOKUP_SERIES" ] || return 0
-	def "$b:lookup:git-am" quick "$b:series:git-am" "second series: git am on the series" t_lookup_git_am
 	def "$b:lookup:checkpatch" quick "$b:lookup:git-am" "second series: checkpatch --strict (its own checkpatch.pl)" t_lookup_checkpatch
 	def "$b:lookup:checkpatch-6.12" quick "$b:lookup:git-am 6.12:fetch:source" \
 		"second series: checkpatch --strict of 6.12" t_lookup_checkpatch_612
@@ -122,6 +137,7 @@ plan_lookup() {
 	def "$b:lookup:matrix-ppc64le" full "$b:lookup:git-am" "second series: matrix powerpc64le" \
 		t_lookup_matrix ppc64le powerpc ppc64le_defconfig "$m/ppc64le.config"
 	def "$b:lookup:e2e-build" quick "$b:lookup:git-am" "second series: end-to-end kernel" t_lookup_e2e_build
+	early "$b:lookup:e2e-build" "$b:lookup:git-am"
 	def "$b:lookup:kunit-module" quick "$b:lookup:e2e-build" "second series: KUnit suite as a module in the guest" t_lookup_kunit_module
 	def "$b:lookup:same-as-patched" quick "$b:lookup:e2e-build $b:build:e2e-patched" \
 		"second series: listings, filters, /proc/kallsyms and sprint_symbol() the same as the first series' (stock's lookups)" t_lookup_same_as_patched
