@@ -3,13 +3,15 @@
 # benchmark-only variants (bench/variant-*.patch), loading generated
 # modules in qemu.
 #
-# Usage: bench/run.sh [--base BASE] [--sizes "2000 8000 16000"] [--big]
+# Usage: bench/run.sh [--base BASE] [--sizes "2000 8000 16000"] [--big] [--no-kvm]
 #                     [--variants "NAME..."] [--runs N] [--rounds R]
 #                     [--kernels "KERNEL..."] [--icount] [--out DIR]
 #   --base  the base (a line of bases; default: the mainline one, 7.3),
 #           with the series of patches/BASE
 #   --big   adds a 65,000-function module (amdgpu scale; stock needs
 #           minutes per load under TCG)
+#   --no-kvm  the generated modules only, without kvm.ko (with --sizes "",
+#           kvm.ko is the only module)
 #   --variants  only these variants (NAME of bench/variant-NAME.patch;
 #           default: all of them; "": none); stock, patched and, where the
 #           base has a second series, lookup always run
@@ -158,7 +160,7 @@ build_modules() {
 			echo "modsyms_$n.ko times" >>"$work/modules.list"
 		fi
 	done
-	echo "kvm.ko" >>"$work/modules.list"
+	[ "$KVM" -eq 0 ] || echo "kvm.ko" >>"$work/modules.list"
 	build_set "$work/ko-patched" "$(kernel_dir patched)"
 	! booted lookup || build_set "$work/ko-lookup" "$(kernel_dir lookup)"
 }
@@ -369,6 +371,7 @@ main() {
 	RUNS=3
 	ROUNDS=1
 	BIG=0
+	KVM=1
 	local out="" only="" only_set="" kernels="" work tree chosen=() k
 	BASE=$(mainline_base)
 	while [ $# -gt 0 ]; do
@@ -376,6 +379,7 @@ main() {
 		--base) BASE=$2; shift 2 ;;
 		--sizes) SIZES=$2; shift 2 ;;
 		--big) BIG=1; shift ;;
+		--no-kvm) KVM=0; shift ;;
 		--variants) only=$2; only_set=1; shift 2 ;;
 		--kernels) kernels=$2; shift 2 ;;
 		--runs) RUNS=$2; shift 2 ;;
@@ -387,6 +391,7 @@ main() {
 	done
 	[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive number"
 	[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds takes a positive number"
+	[ -n "${SIZES// /}" ] || [ $KVM -eq 1 ] || die "no module to load: --sizes \"\" and --no-kvm"
 	base_info "$BASE" pkg >/dev/null
 	if [ -z "$out" ]; then
 		out=$TOP/results

@@ -129,13 +129,17 @@ kconfig_inputs() {
 # config target with the fragments merged on top (ARCH and CROSS_COMPILE
 # come from the environment). Made again unless its inputs
 # (kconfig_inputs) and the .config itself are those of the last time:
-# three make runs cost about 15 s here, in each build. The host compiler
+# three make runs cost about 25 s here, in each build. A build directory
+# keeps the .config of each set of inputs it was configured for
+# (OBJ/.kconfig-cache/DIGEST), so that one that goes back and forth
+# between refs whose Kconfig files differ (the per-patch builds) takes it
+# from there: the same inputs make the same .config. The host compiler
 # is that of the build that follows (KCONFIG_HOSTCC, "ccache gcc" unless
 # set), through ccache: then the build does not make kconfig's host
 # programs again for another HOSTCC, and a new build directory takes
 # them from the cache.
 kconfig_from() {
-	local tree=$1 obj=$2 baseconfig=$3 sum hostcc=${KCONFIG_HOSTCC:-ccache gcc}
+	local tree=$1 obj=$2 baseconfig=$3 sum hostcc=${KCONFIG_HOSTCC:-ccache gcc} kept
 	shift 3
 	mkdir -p "$obj"
 	sum=$(kconfig_inputs "$tree" "$baseconfig" "$@")
@@ -144,10 +148,17 @@ kconfig_from() {
 		return 0
 	fi
 	rm -f "$obj/.kconfig-inputs"
-	make -s -C "$tree" O="$obj" HOSTCC="$hostcc" "$baseconfig" >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
-		{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
-	make -s -C "$tree" O="$obj" HOSTCC="$hostcc" olddefconfig >/dev/null
+	kept=$obj/.kconfig-cache/$sum
+	if [ -s "$kept" ]; then
+		cp "$kept" "$obj/.config"
+	else
+		make -s -C "$tree" O="$obj" HOSTCC="$hostcc" "$baseconfig" >/dev/null
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >"$obj/merge.log" 2>&1 ||
+			{ cat "$obj/merge.log" >&2; die "merge_config failed"; }
+		make -s -C "$tree" O="$obj" HOSTCC="$hostcc" olddefconfig >/dev/null
+		mkdir -p "$obj/.kconfig-cache"
+		cp "$obj/.config" "$kept.tmp" && mv "$kept.tmp" "$kept"
+	fi
 	echo "$sum $(sha256sum <"$obj/.config" | cut -c1-64)" >"$obj/.kconfig-inputs"
 }
 

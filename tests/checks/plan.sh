@@ -140,7 +140,11 @@ plan_lookup() {
 	early "$b:lookup:e2e-build" "$b:lookup:git-am"
 	def "$b:lookup:kunit-module" quick "$b:lookup:e2e-build" "second series: KUnit suite as a module in the guest" t_lookup_kunit_module
 	def "$b:lookup:same-as-patched" quick "$b:lookup:e2e-build $b:build:e2e-patched" \
-		"second series: listings, filters, /proc/kallsyms and sprint_symbol() the same as the first series' (stock's lookups)" t_lookup_same_as_patched
+		"second series: a generated module's listings, filters, /proc/kallsyms and sprint_symbol() the same as the first series' (stock's lookups)" \
+		t_lookup_same_as_patched generated
+	def "$b:lookup:same-as-patched-kvm" full "$b:lookup:e2e-build $b:build:e2e-patched" \
+		"second series: kvm.ko's listings, filters, /proc/kallsyms and sprint_symbol() the same as the first series'" \
+		t_lookup_same_as_patched kvm
 	def "$b:lookup:kunit-x86_64" full "$b:lookup:git-am" "second series: KUnit built in, kunit.py run --arch=x86_64" t_lookup_kunit_builtin
 }
 
