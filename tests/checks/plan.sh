@@ -10,7 +10,8 @@
 # suite as a module, the series' ftracetest tests, the guest failure
 # reports and the debug quick subset; of the second series, git am,
 # checkpatch, its e2e kernel, its KUnit suite as a module and its guest
-# lookups against the first series' (stock's scans); and for the stable bases what a
+# lookups against the first series' (stock's scans) for a generated
+# module (kvm.ko's in the full tier); and for the stable bases what a
 # backport needs to stay true to its series: the source, git am on a
 # fresh tree, checkpatch and the benchmark variants. bench/real.sh's
 # configs are checked with it, in the full tier. The full tier adds
