@@ -134,6 +134,12 @@ main() {
 	fi
 	tree=$trees/$base/src
 	dir=${FTRACE_MODSYMS_PATCHES:-$TOP/patches}/$base
+	# One make-tree.sh at a time per base: each resets the series tree,
+	# and git fails rather than waits on a work tree's index.lock (a
+	# check and a build tests/run.sh started early both make trees).
+	mkdir -p "$trees"
+	exec 8>"$trees/$base.lock"
+	flock -w 600 8 || die "$trees/$base.lock: another make-tree.sh of $base held it for 10 minutes"
 	# A series not applied yet is first tried without a work tree, so that
 	# one that does not apply costs no checkout.
 	[ "$(series_sum "$dir")" = "$(git -C "$repo" config --get ftrace-modsyms.series-sum || true)" ] ||
