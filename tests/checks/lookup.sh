@@ -95,8 +95,8 @@ t_lookup_kunit_module() {
 # Stock's lookups against the second series', byte for byte, in the guest:
 # the first series' kernel (patched, whose module lookups are stock's
 # scans) and the lookup kernel boot with the benchmark's guest script
-# (bench/run.sh --kernels "patched lookup", one load each) and load the
-# modules MODULES names: "generated", a generated module of 2,000
+# (bench/run.sh --kernels "patched lookup", one load each) and load what
+# the argument names: "generated", a generated module of 2,000
 # functions (quick tier), or "kvm", kvm.ko (full tier: its sprint on the
 # first series' kernel, a scan of its symtab for each of its 1.2 MB, is
 # most of this check's cost); their lines in the four
