@@ -107,8 +107,11 @@ prefetch() {
 	for b in $(for id in "${C_IDS[@]}"; do [ -z "${C_WANT[$id]:-}" ] || echo "${C_BASE[$id]}"; done | sort -u); do
 		case $b in any | "$mainline") continue ;; esac
 		[ ! -e "$CACHE/trees/$b/src/.git" ] || continue
+		# A process group of its own, as the early jobs: stop_background.
+		set -m
 		nice -n 10 "$TOP/scripts/make-tree.sh" "$b" >"$LOGS/prefetch-$b.log" 2>&1 &
 		PREFETCH[$b]=$!
+		set +m
 	done
 }
 
@@ -138,11 +141,12 @@ start_early() {
 	set +m
 }
 
-# stop_background: on exit, the early jobs still running (a run cut short,
-# by a failure or a signal) stop with it rather than hold the cache's lock.
+# stop_background: on exit, the background jobs still running (the early
+# ones and the prefetches; a run cut short, by a failure or a signal) stop
+# with it rather than hold the cache's lock.
 stop_background() {
 	local p
-	for p in "${EARLY[@]}"; do
+	for p in "${EARLY[@]}" "${PREFETCH[@]}"; do
 		kill -- "-$p" 2>/dev/null || true
 	done
 }
