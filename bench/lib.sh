@@ -16,6 +16,16 @@ variants() {
 	done
 }
 
+# kernel_dir KIND: the build directory of a kernel of the benchmark, in
+# $BUILD (the base's build directory in the cache): the end-to-end test
+# kernels for stock, patched and lookup, bench-KIND for a variant.
+kernel_dir() {
+	case $1 in
+	stock | patched | lookup) echo "$BUILD/e2e-$1" ;;
+	*) echo "$BUILD/bench-$1" ;;
+	esac
+}
+
 # variant_start NAME: the branch variant NAME applies on: lookup (the
 # second series) for a lookup-* variant, else series.
 variant_start() {

@@ -62,14 +62,6 @@ set -euo pipefail
 # and one per variant: the patched one plus bench/variant-NAME.patch.
 FRAGS=("$TOP/config/x86_64-bench.config" "$TOP/config/e2e.config")
 
-# kernel_dir KIND: the build directory of a kernel of the benchmark.
-kernel_dir() {
-	case $1 in
-	stock | patched | lookup) echo "$BUILD/e2e-$1" ;;
-	*) echo "$BUILD/bench-$1" ;;
-	esac
-}
-
 # variant_kernel_of NAME FRAGMENT...: the kernel of variant NAME
 # (bench/lib.sh), built in bench-variants; a variant of the second series
 # (lookup-*) in bench-lookup-variants, with its config.

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Where the instructions of a module load go, kernel against kernel: boot
+# each kernel of the benchmark under qemu -icount (one guest instruction
+# per nanosecond of the guest's clock), time RUNS untraced loads of a
+# generated module, then load it once under the function_graph tracer
+# with set_graph_function=FUNCTION and max_graph_depth=DEPTH, and add up
+# per function the tracer shows its calls and instructions
+# (guest/profile.sh). Prints a table of every function whose count is at
+# least 1% of the first kernel's FUNCTION or differs from the first
+# kernel's by 0.02% of it or more, with the differences.
+#
+# Usage: bench/profile.sh [--base BASE] [--kernels "patched lookup"]
+#                         [--size N] [--function FUNC] [--depth D]
+#                         [--runs N] [--out DIR]
+#   --kernels  built kernels of the benchmark (bench/run.sh: stock,
+#           patched, lookup, a variant); the first is the reference
+#   --size  the generated module's functions (default 16000)
+#   --function, --depth  what the tracer graphs (default load_module, 2:
+#           the functions it calls, and those of notrace ones such as
+#           ftrace_module_enable())
+#   --out   where profile.md goes (default results/lookup/profile-FUNC-N)
+#
+# The function_graph tracer's own cost is in its counts: compare them
+# with each other, and the untraced insmod counts with the benchmark's.
+# A function nested in another is counted in both.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=scripts/splat.sh
+. "$TOP/scripts/splat.sh"
+# shellcheck source=bench/lib.sh
+. "$TOP/bench/lib.sh"
+
+# modules WORK KERNEL N: the module of N functions built against the
+# kernel KERNEL loads (the patched build, or lookup's for the second
+# series, whose struct module differs), in WORK/ko-SET; prints its path.
+modules() {
+	local work=$1 set=patched obj dir
+	[[ $2 != lookup* ]] || set=lookup
+	obj=$(kernel_dir "$set")
+	dir=$work/ko-$set/modsyms_$3
+	if [ ! -e "$dir/modsyms_$3.ko" ]; then
+		"$TOP/scripts/gen-module.sh" bench "modsyms_$3" "$3" "$dir" >&2
+		log "building modsyms_$3.ko against ${obj##*/}" >&2
+		"$TOP/scripts/build-module.sh" "$obj" "$dir" >&2
+	fi
+	echo "$dir/modsyms_$3.ko"
+}
+
+# profile WORK KERNEL N FUNCTION DEPTH RUNS: boot KERNEL, results in
+# WORK/guest-KERNEL/files/{insmod,profile}.
+profile() {
+	local work=$1 k=$2 n=$3 ko files
+	ko=$(modules "$work" "$k" "$n")
+	files=$work/files-$k
+	rm -rf "$files"
+	mkdir -p "$files"
+	cp "$ko" "$files/"
+	echo "modsyms_$n" >"$files/module"
+	echo "$4" >"$files/function"
+	echo "$5" >"$files/depth"
+	echo "$6" >"$files/runs"
+	"$TOP/scripts/mkinitramfs.sh" "$work/profile-$k.cpio" "$TOP/guest/profile.sh" "$files"/*
+	log "booting $k under -icount: modsyms_$n, the graph of $4 (depth $5)"
+	GUEST_CLOCK=icount "$TOP/scripts/run-guest.sh" "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
+		"$work/profile-$k.cpio" "$work/guest-$k" 3600
+}
+
+# table WORK FUNCTION KERNEL...: the markdown table of the profiles.
+table() {
+	local work=$1 fn=$2 k
+	shift 2
+	for k in "$@"; do
+		awk -v k="$k" '{ print k, $2, $3, $4 }' "$work/guest-$k/files/profile"
+	done | awk -v fn="$fn" -v list="$*" '
+		BEGIN { nk = split(list, ks, " ") }
+		{ calls[$2, $1] = $3; us[$2, $1] = $4; seen[$2] = 1 }
+		END {
+			ref = ks[1]; total = us[fn, ref]
+			printf "z1 | function |"
+			for (i = 1; i <= nk; i++) printf " %s calls | %s M instructions |", ks[i], ks[i]
+			for (i = 2; i <= nk; i++) printf " %s - %s |", ks[i], ref
+			printf "\nz0 |---|"
+			for (i = 1; i <= nk; i++) printf "---:|---:|"
+			for (i = 2; i <= nk; i++) printf "---:|"
+			printf "\n"
+			for (f in seen) {
+				keep = us[f, ref] >= total / 100
+				for (i = 2; i <= nk; i++)
+					if (us[f, ks[i]] - us[f, ref] >= total / 5000 || us[f, ref] - us[f, ks[i]] >= total / 5000)
+						keep = 1
+				if (!keep) continue
+				line = "| " f " |"
+				for (i = 1; i <= nk; i++) line = line sprintf(" %d | %.3f |", calls[f, ks[i]], us[f, ks[i]] / 1000)
+				for (i = 2; i <= nk; i++) line = line sprintf(" %+.3f |", (us[f, ks[i]] - us[f, ref]) / 1000)
+				printf "%012.3f %s\n", us[f, ref] + us[f, ks[nk]], line
+			}
+		}' | sort -r | cut -d' ' -f2-
+}
+
+# insmod_line WORK KERNEL...: the untraced insmod counts, median (min-max),
+# in millions (a guest microsecond is a thousand instructions).
+insmod_line() {
+	local work=$1 k
+	shift
+	for k in "$@"; do
+		printf -- '- insmod, untraced, %s: %s M instructions\n' "$k" \
+			"$(sort -k3,3n "$work/guest-$k/files/insmod" | awk '{ v[NR] = $3 / 1000 }
+				END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+					printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }')"
+	done
+}
+
+main() {
+	local base size=16000 fn=load_module depth=2 runs=3 out="" kernels="patched lookup" work k
+	base=$(mainline_base)
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--base) base=$2; shift 2 ;;
+		--kernels) kernels=$2; shift 2 ;;
+		--size) size=$2; shift 2 ;;
+		--function) fn=$2; shift 2 ;;
+		--depth) depth=$2; shift 2 ;;
+		--runs) runs=$2; shift 2 ;;
+		--out) out=$2; shift 2 ;;
+		*) die "unknown option '$1' (see the head of $0)" ;;
+		esac
+	done
+	[[ $size =~ ^[1-9][0-9]*$ ]] || die "--size takes a positive number"
+	[[ $depth =~ ^[1-9][0-9]*$ ]] || die "--depth takes a positive number"
+	[[ $runs =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive number"
+	[[ $fn =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || die "--function takes a function name"
+	local ks=()
+	read -r -a ks <<<"$kernels"
+	[ ${#ks[@]} -ge 1 ] || die "--kernels: no kernel"
+	[ -n "$out" ] || out=$TOP/results/lookup/profile-$fn-$size
+	[ -n "${LOCKED:-}" ] || lock_cache
+	BUILD=$CACHE/build/$base
+	for k in "${ks[@]}" patched; do
+		[ -e "$(kernel_dir "$k")/arch/x86/boot/bzImage" ] ||
+			die "no kernel $k of base $base in $(kernel_dir "$k"): build it with bench/run.sh --base $base --kernels \"patched $k\""
+	done
+	[[ " ${ks[*]} " != *" lookup"* ]] || [ -e "$(kernel_dir lookup)/arch/x86/boot/bzImage" ] ||
+		die "no lookup kernel of base $base, which the second series' modules are built against"
+	work=$CACHE/profile
+	rm -rf "$work/files-"* "$work/guest-"*
+	mkdir -p "$work"
+	for k in "${ks[@]}"; do
+		profile "$work" "$k" "$size" "$fn" "$depth" "$runs"
+	done
+	mkdir -p "$out"
+	{
+		echo "# Where a load of modsyms_$size goes: the function_graph tracer on $fn, depth $depth"
+		echo
+		base_fact "$base"
+		echo "- config: the benchmark's (bench/run.sh): tinyconfig + config/x86_64-bench.config + config/e2e.config, + config/e2e-series.config for the series, + config/e2e-lookup.config for lookup"
+		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(GUEST_CLOCK=icount accel_fact "$(kernel_dir "${ks[0]}")/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB"
+		echo "- module: modsyms_$size (scripts/gen-module.sh bench: $size one-line global functions, each with a __pfx_ symbol and a static data symbol), built against the patched kernel (lookup: against lookup)"
+		echo "- runs: $runs untraced loads (trace_marker before and after insmod), then one load under function_graph; each kernel booted once"
+		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" rev-parse --short HEAD)$(git -C "$TOP" diff --quiet HEAD -- || echo -dirty)"
+		kernels_fact "${ks[@]}"
+		echo
+		insmod_line "$work" "${ks[@]}"
+		echo
+		echo "Under the tracer (its own cost included; a function nested in another counted in both; functions at 1% or more of $fn, or that differ):"
+		echo
+		table "$work" "$fn" "${ks[@]}"
+	} >"$out/profile.md"
+	cat "$out/profile.md"
+	log "profile written to $out/profile.md"
+}
+
+main "$@"
