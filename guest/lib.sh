@@ -123,6 +123,35 @@ graph_us() {
 		END { if (!found) { print "no function_graph line of " f > "/dev/stderr"; exit 1 } }' "$1"
 }
 
+# graph_sums TRACE: per function of a function_graph TRACE, its calls and
+# their microseconds, as lines "profile FUNC CALLS US", sorted by FUNC
+# (guest/profile.sh). "FUNC() {" opens a call, its "}" (with the
+# duration) closes it, "FUNC();" is a call that called nothing traced,
+# "} /* FUNC */" closes a call whose opening the buffer lost; lines
+# without a duration (comments of events) are skipped. A function nested
+# in another counts in both.
+graph_sums() {
+	grep -v '^#' "$1" | awk '
+		{
+			d = ""
+			for (i = 1; i < NF; i++)
+				if ($(i + 1) == "us") { d = $i; break }
+			f = $NF
+			if (f == "{") { stack[++top] = $(NF - 1); next }
+			if (d == "") next
+			if (f == "}") {
+				if (top == 0) next
+				f = stack[top--]
+			} else if (f == "*/") {
+				f = $(NF - 1)
+				if (top > 0 && stack[top] == f "()") top--
+			}
+			sub(/\(\);?$/, "", f)
+			us[f] += d; calls[f]++
+		}
+		END { for (f in us) printf "profile %s %d %.3f\n", f, calls[f], us[f] }' | LC_ALL=C sort
+}
+
 # time_insmod KO: time_load of insmod KO.
 time_insmod() {
 	time_load insmod "$1"

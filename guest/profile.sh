@@ -3,8 +3,8 @@
 # /files/module) RUNS times untraced, timing each insmod (time_op), then
 # once more under the function_graph tracer, with set_graph_function
 # holding /files/function and max_graph_depth /files/depth, and sum, per
-# function the tracer shows, its calls and their microseconds: lines
-# "profile FUNCTION CALLS US" in the file "profile" sent to the host,
+# function the tracer shows, its calls and their microseconds (graph_sums):
+# lines "profile FUNCTION CALLS US" in the file "profile" sent to the host,
 # "insmod RUN US" lines in "insmod". Under qemu -icount a microsecond is
 # a thousand guest instructions.
 # shellcheck source=guest/lib.sh
@@ -31,28 +31,7 @@ echo function_graph >"$T/current_tracer" || exit 1
 echo >"$T/trace"
 insmod "/files/$MOD.ko" || { echo "insmod $MOD under function_graph failed"; exit 1; }
 echo 0 >"$T/tracing_on"
-# The graph: "FUNC() {" opens a call, its "}" (with its duration) closes
-# it, "FUNC();" is a call that called nothing traced; "} /* FUNC */"
-# closes a call whose opening the buffer lost.
-grep -v '^#' "$T/trace" | awk '
-	{
-		d = ""
-		for (i = 1; i < NF; i++)
-			if ($(i + 1) == "us") { d = $i; break }
-		f = $NF
-		if (f == "{") { stack[++top] = $(NF - 1); next }
-		if (d == "") next
-		if (f == "}") {
-			if (top == 0) next
-			f = stack[top--]
-		} else if (f == "*/") {
-			f = $(NF - 1)
-			if (top > 0 && stack[top] == f "()") top--
-		}
-		sub(/\(\);?$/, "", f)
-		us[f] += d; calls[f]++
-	}
-	END { for (f in us) printf "profile %s %d %.3f\n", f, calls[f], us[f] }' >/tmp/profile
+graph_sums "$T/trace" >/tmp/profile
 grep -q "^profile $(cat /files/function) 1 " /tmp/profile || {
 	echo "the graph has no call of $(cat /files/function) (buffer overrun?):"
 	grep -F "$(cat /files/function)" /tmp/profile "$T/trace" | head -n 5

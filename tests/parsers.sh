@@ -7,7 +7,8 @@
 # medians (scripts/stats.sh) and the times and index bytes of one load
 # (insmod_times, guest/lib.sh), and for the second series' lookups the
 # time of one operation (op_us, guest/lib.sh), the index build's time
-# (graph_us, guest/lib.sh), the /proc/kallsyms lines
+# (graph_us, guest/lib.sh), a function_graph trace summed per function
+# (graph_sums, guest/lib.sh, for bench/profile.sh), the /proc/kallsyms lines
 # and the sprint_symbol() runs made comparable across kernels
 # (kallsyms_lines, sprint_lines, bench/lib.sh) and their table
 # (bench/report.sh).
@@ -122,6 +123,8 @@ main() {
 		graph_us "$FIX/lookups/graph.trace" index_kallsyms
 	refuses "parser: a trace without the index build" 'no function_graph line' \
 		graph_us <(grep -v index_kallsyms "$FIX/lookups/graph.trace") index_kallsyms
+	expect "parser: calls and time per function of a function_graph trace" "$FIX/profile/graph.expect" \
+		graph_sums "$FIX/profile/graph.trace"
 	expect "parser: /proc/kallsyms lines, text addresses as offsets" "$FIX/lookups/kallsyms.expect" \
 		kallsyms_lines "$FIX/lookups/kallsyms"
 	expect "parser: sprint_symbol() runs, but the last of MOD_DATA" "$FIX/lookups/sprint.expect" \
