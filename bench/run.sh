@@ -325,6 +325,8 @@ collect() {
 		awk -v k="$k" 'BEGIN { OFS = "\t" } NR == FNR { n[$1] = $2; next } { $1 = $1 "\t" n[$1]; print k, $0 }' \
 			<(echo "$sizes") "$work/guest-$k/files/lookups"
 	done | tr ' ' '\t' >"$out/lookups.tsv"
+	# A run without the lookups (a base without the second series) has none.
+	[ -s "$out/lookups.tsv" ] || rm -f "$out/lookups.tsv"
 	{
 		base_fact "$BASE"
 		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/e2e.config (KUnit, kvm, samples); patched and the variants + config/e2e-series.config (the series' KUnit suite and sample as modules), gcc $(gcc -dumpfullversion)"
