@@ -28,6 +28,8 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=scripts/splat.sh
 . "$TOP/scripts/splat.sh"
+# shellcheck source=scripts/stats.sh
+. "$TOP/scripts/stats.sh"
 # shellcheck source=bench/lib.sh
 . "$TOP/bench/lib.sh"
 
@@ -98,16 +100,16 @@ table() {
 		}' | sort -r | cut -d' ' -f2-
 }
 
-# insmod_line WORK KERNEL...: the untraced insmod counts, median (min-max),
-# in millions (a guest microsecond is a thousand instructions).
+# insmod_line WORK KERNEL...: the untraced insmod counts, median (min-max)
+# by the benchmark's summarize (scripts/stats.sh), in millions (a guest
+# microsecond is a thousand instructions).
 insmod_line() {
 	local work=$1 k
 	shift
 	for k in "$@"; do
 		printf -- '- insmod, untraced, %s: %s M instructions\n' "$k" \
-			"$(sort -k3,3n "$work/guest-$k/files/insmod" | awk '{ v[NR] = $3 / 1000 }
-				END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-					printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }')"
+			"$(awk -v k="$k" 'BEGIN { OFS = "\t" } { print k, "insmod", 0, $2, $3 }' "$work/guest-$k/files/insmod" |
+				summarize /dev/stdin | awk -F'\t' '{ printf "%.2f (%.2f-%.2f)", $5 / 1000, $6 / 1000, $7 / 1000 }')"
 	done
 }
 
