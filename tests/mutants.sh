@@ -34,6 +34,8 @@ set -euo pipefail
 . "$TOP/scripts/result.sh"
 # shellcheck source=scripts/splat.sh
 . "$TOP/scripts/splat.sh"
+# shellcheck source=tests/checks/lookup.sh
+. "$TOP/tests/checks/lookup.sh"
 
 FRAG=$TOP/config/x86_64-bench.config
 KFRAG=$TOP/config/e2e-series.config
@@ -56,16 +58,24 @@ restore() {
 }
 
 # failed_lookup_cases DIR: failed_cases for the second series' suite
-# (module_kallsyms_kunit.ko), built on the tree as it is (at lookup).
+# (module_kallsyms_kunit.ko), built on the tree as it is (at lookup),
+# and "core_index_derived" when its second load did not derive the core
+# index (core_index_derived, tests/checks/lookup.sh).
 failed_lookup_cases() {
 	local dir=$1 obj=$CACHE/build/$BASE/kunit-lookup-mutant
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	"$TOP/scripts/build-kernel.sh" "$TREE" HEAD "$obj" "$FRAG" "$KFRAG" "$TOP/config/e2e-lookup.config" \
 		>"$dir/build.log" 2>&1 || { tail -n 5 "$dir/build.log" >&2; return 1; }
-	"$TOP/scripts/kunit-guest.sh" "$TREE" "$obj" "$dir/run" module_kallsyms_kunit >"$dir/guest.log" 2>&1 || true
+	"$TOP/scripts/kunit-guest.sh" "$TREE" "$obj" "$dir/run" module_kallsyms_kunit \
+		"${INDEX_BUILD_FUNCS[@]}" >"$dir/guest.log" 2>&1 || true
 	[ -s "$dir/run/cases" ] || { tail -n 5 "$dir/guest.log" >&2; return 1; }
 	awk -F '\t' '$1 == "FAIL" { sub(/^[^.]*\./, "", $2); print $2 }' "$dir/run/cases"
+	# What no case sees: the core index derived at load, not sorted
+	if [ ! -s "$dir/run/guest/files/graph" ] ||
+		! core_index_derived "$dir/run/guest/files/graph" >/dev/null; then
+		echo core_index_derived
+	fi
 }
 
 # lookup_mutants BASE: the mutants of the second series (with -k, those

@@ -8,7 +8,8 @@
 # (insmod_times, guest/lib.sh), and for the second series' lookups the
 # time of one operation (op_us, guest/lib.sh), the index build's time
 # (graph_us, guest/lib.sh), a function_graph trace summed per function
-# (graph_sums, guest/lib.sh, for bench/profile.sh), the /proc/kallsyms lines
+# (graph_sums, guest/lib.sh, for bench/profile.sh), the index build's
+# calls at a load (core_index_derived, tests/checks/lookup.sh), the /proc/kallsyms lines
 # and the sprint_symbol() runs made comparable across kernels
 # (kallsyms_lines, sprint_lines, bench/lib.sh) and their table
 # (bench/report.sh).
@@ -32,6 +33,8 @@ set -euo pipefail
 . "$TOP/bench/lib.sh"
 # shellcheck source=bench/report.sh
 . "$TOP/bench/report.sh"
+# shellcheck source=tests/checks/lookup.sh
+. "$TOP/tests/checks/lookup.sh"
 
 FIX=$TOP/tests/fixtures
 
@@ -125,6 +128,10 @@ main() {
 		graph_us <(grep -v index_kallsyms "$FIX/lookups/graph.trace") index_kallsyms
 	expect "parser: calls and time per function of a function_graph trace" "$FIX/profile/graph.expect" \
 		graph_sums "$FIX/profile/graph.trace"
+	expect "parser: the index build's calls, the core index derived" "$FIX/lookups/derived.expect" \
+		core_index_derived "$FIX/lookups/derived.graph"
+	refuses "parser: the index build's calls, the core symtab sorted too" '2 mod_kallsyms_index\(\), 0 mod_kallsyms_index_core' \
+		core_index_derived "$FIX/lookups/sorted.graph"
 	expect "parser: /proc/kallsyms lines, text addresses as offsets" "$FIX/lookups/kallsyms.expect" \
 		kallsyms_lines "$FIX/lookups/kallsyms"
 	expect "parser: sprint_symbol() runs, but the last of MOD_DATA" "$FIX/lookups/sprint.expect" \

@@ -71,14 +71,34 @@ t_lookup_e2e_build() {
 	echo "  lookup kernel: $(find "$obj" -name '*.ko' -printf '%f\n' | sort | paste -sd' ')"
 }
 
+# The functions of the index build that the second load of the suite
+# runs under the function_graph tracer (scripts/kunit-guest.sh).
+INDEX_BUILD_FUNCS=(index_kallsyms mod_kallsyms_index mod_kallsyms_index_core)
+
+# core_index_derived GRAPH: the load graphed in GRAPH (graph_sums lines
+# of INDEX_BUILD_FUNCS) made one index by a sort (mod_kallsyms_index(),
+# for the init symtab) and derived the core symtab's from it
+# (mod_kallsyms_index_core()), rather than sorting the core symtab too,
+# which gives the same index and so shows in no lookup.
+core_index_derived() {
+	local build sorted derived
+	build=$(awk '$2 == "index_kallsyms" { print $3 }' "$1")
+	sorted=$(awk '$2 == "mod_kallsyms_index" { print $3 }' "$1")
+	derived=$(awk '$2 == "mod_kallsyms_index_core" { print $3 }' "$1")
+	echo "index build: ${build:-0} index_kallsyms(), ${sorted:-0} mod_kallsyms_index(), ${derived:-0} mod_kallsyms_index_core()"
+	[ "${build:-0}" = 1 ] && [ "${sorted:-0}" = 1 ] && [ "${derived:-0}" = 1 ]
+}
+
 # The suite as a module in the guest, loaded twice (passed_twice,
 # tests/checks/kunit.sh): its own-symtab case
 # compares the index with the scan at every address of the module's init
-# and core memory.
+# and core memory. The second load runs under the function_graph tracer
+# on the index build: the core index must have been derived
+# (core_index_derived).
 t_lookup_kunit_module() {
-	local tree obj=$CACHE/build/$TEST_BASE/e2e-lookup out=$CACHE/test-kunit/lookup-module g rc=0
+	local tree obj=$CACHE/build/$TEST_BASE/e2e-lookup out=$CACHE/test-kunit/lookup-module g rc=0 line
 	tree=$(kind_tree "$TEST_BASE" lookup)
-	"$TOP/scripts/kunit-guest.sh" "$tree" "$obj" "$out" module_kallsyms_kunit || rc=$?
+	"$TOP/scripts/kunit-guest.sh" "$tree" "$obj" "$out" module_kallsyms_kunit "${INDEX_BUILD_FUNCS[@]}" || rc=$?
 	[ -s "$out/cases" ] || return 1
 	export_cases "kunit module: " "$out/cases"
 	g=$out/guest/files
@@ -89,6 +109,12 @@ t_lookup_kunit_module() {
 		echo "a case was skipped in the module"
 		return 1
 	fi
+	[ -s "$g/graph" ] || { echo "no graph of the second load"; return 1; }
+	if ! line=$(core_index_derived "$g/graph"); then
+		echo "second load: $line: the core index was not derived"
+		return 1
+	fi
+	echo "  second load: $line"
 	passed_twice "$g" module_kallsyms
 }
 
