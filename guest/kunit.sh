@@ -21,13 +21,17 @@ name=${ko##*/}
 name=${name%.ko}
 
 # With /files/graph (functions, one per line), the second load runs
-# under the function_graph tracer on those functions only, and their
-# calls, summed (graph_sums), go to the host as "graph": what the
-# loader did where the suite's results cannot tell.
+# under the function_graph tracer on those functions only, called from
+# the first (not the suite's own calls), and their calls, summed
+# (graph_sums), go to the host as "graph": what the loader did where the
+# suite's results cannot tell.
 graph_on() {
 	[ -e /files/graph ] || return 0
-	cat /files/graph >"$TRACING/set_ftrace_filter" ||
-		{ echo "cannot trace: $(paste -sd' ' /files/graph)"; exit 1; }
+	if ! cat /files/graph >"$TRACING/set_ftrace_filter" ||
+		! head -n 1 /files/graph >"$TRACING/set_graph_function"; then
+		echo "cannot trace: $(paste -sd' ' /files/graph)"
+		exit 1
+	fi
 	echo function_graph >"$TRACING/current_tracer" || exit 1
 	echo >"$TRACING/trace"
 }
@@ -38,6 +42,7 @@ graph_off() {
 	graph_sums "$TRACING/trace" >/tmp/graph
 	echo nop >"$TRACING/current_tracer"
 	echo >"$TRACING/set_ftrace_filter"
+	echo >"$TRACING/set_graph_function"
 	echo 1 >"$TRACING/tracing_on"
 }
 insmod "$ko" || exit 1

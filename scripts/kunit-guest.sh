@@ -6,8 +6,8 @@
 #
 # Usage: scripts/kunit-guest.sh TREE OBJ OUT [MODULE [FUNCTION...]]
 #   FUNCTION...: the second load runs under the function_graph tracer on
-#   these functions only; OUT/guest/files/graph has their calls (graph_sums,
-#   guest/lib.sh);
+#   these functions only, called from the first; OUT/guest/files/graph has
+#   their calls (graph_sums, guest/lib.sh);
 #   OUT/guest/files/: the guest's dmesg (first load) and dmesg-all;
 #   OUT/results.json and OUT/kunit.log: kunit.py parse;
 #   OUT/cases: one "STATUS<TAB>suite.case<TAB>detail" line per case.
