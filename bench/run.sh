@@ -286,7 +286,7 @@ compare_lists() {
 			continue
 		fi
 		same_lists "$work" "$name" || bad=1
-		! booted lookup || same_lookups "$work" "$name" || bad=1
+		[ ${#LOOKUP_KERNELS[@]} -eq 0 ] || same_lookups "$work" "$name" || bad=1
 	done <"$work/modules.list"
 	return $bad
 }
