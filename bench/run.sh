@@ -215,14 +215,15 @@ run_kernels() {
 }
 
 # LOOKUP_KERNELS: the kernels that time the lookups (guest/bench.sh):
-# those of stock, patched and lookup that the run boots (main).
+# those of stock, patched and lookup that the run boots, when lookup and
+# another of them boot (main); else none.
 LOOKUP_KERNELS=()
 
 # lookups_arg KERNEL ROUND: the command line word that has the guest time
 # the lookups: in round 1, on the kernels of LOOKUP_KERNELS in this run.
 lookups_arg() {
-	[ "$2" -eq 1 ] && booted lookup &&
-		[[ " ${LOOKUP_KERNELS[*]} " == *" $1 "* ]] && echo ftrace_modsyms_lookups
+	[ "$2" -eq 1 ] && [[ " ${LOOKUP_KERNELS[*]} " == *" $1 "* ]] &&
+		echo ftrace_modsyms_lookups
 	return 0
 }
 
@@ -415,7 +416,8 @@ main() {
 	for k in stock patched lookup; do
 		! booted "$k" || LOOKUP_KERNELS+=("$k")
 	done
-	[ ${#LOOKUP_KERNELS[@]} -ge 2 ] || LOOKUP_KERNELS=()
+	# The lookups are timed only with lookup and another of them booted
+	booted lookup && [ ${#LOOKUP_KERNELS[@]} -ge 2 ] || LOOKUP_KERNELS=()
 	# LOCKED=1: the caller (tests/run.sh) holds the cache's lock.
 	[ -n "${LOCKED:-}" ] || lock_cache
 	trap 'restore_trees "$BASE"' EXIT
