@@ -119,11 +119,16 @@ base_fact() {
 	echo "- kernel: Debian $(base_info "$1" pkg) $(base_info "$1" version), stock and with patches/$1"
 }
 
+# host_fact: the host of a run, its CPUs and their model.
+host_fact() {
+	echo "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+}
+
 # qemu_fact BZIMAGE DMESG MACHINE: the qemu line of a facts.md: qemu, its
 # accelerator for BZIMAGE, MACHINE (vCPUs, memory...), the host, and the
 # clock source the guest's DMESG switched to.
 qemu_fact() {
-	echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(accel_fact "$1"), $3; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$2" | tail -n 1 | sed 's/Switched to clocksource //') ($(clock_fact))"
+	echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(accel_fact "$1"), $3; host: $(host_fact); guest clock: $(grep -o 'Switched to clocksource [a-z-]*' "$2" | tail -n 1 | sed 's/Switched to clocksource //') ($(clock_fact))"
 }
 
 # kernels_fact KERNEL...: the kernels of a run, for facts.md.

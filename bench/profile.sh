@@ -203,7 +203,7 @@ main() {
 		echo
 		base_fact "$base"
 		echo "- config: the benchmark's (bench/run.sh): tinyconfig + config/x86_64-bench.config + config/e2e.config, + config/e2e-series.config for the series, + config/e2e-lookup.config for lookup"
-		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(GUEST_CLOCK=$clock accel_fact "$(kernel_dir "${ks[0]}")/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(GUEST_CLOCK=$clock accel_fact "$(kernel_dir "${ks[0]}")/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(host_fact)"
 		echo "- module: modsyms_$size (scripts/gen-module.sh bench: $size one-line global functions, each with a __pfx_ symbol and a static data symbol), built against the patched kernel (lookup: against lookup)"
 		echo "- runs: $runs untraced loads (trace_marker before and after insmod), then one load under function_graph; each kernel booted $boots time(s), the kernels one after the other in each round; per function the median of the boots, for insmod the median (min-max) of every untraced load"
 		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" rev-parse --short HEAD)$(git -C "$TOP" diff --quiet HEAD -- || echo -dirty)"
