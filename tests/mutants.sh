@@ -59,8 +59,9 @@ restore() {
 
 # failed_lookup_cases DIR: failed_cases for the second series' suite
 # (module_kallsyms_kunit.ko), built on the tree as it is (at lookup),
-# and "core_index_derived" when its second load did not derive the core
-# index (core_index_derived, tests/checks/lookup.sh).
+# and "init_index_split" when its second load did not index of the init
+# symtab only what the core one lacks (init_index_split,
+# tests/checks/lookup.sh).
 failed_lookup_cases() {
 	local dir=$1 obj=$CACHE/build/$BASE/kunit-lookup-mutant
 	rm -rf "$dir"
@@ -71,10 +72,10 @@ failed_lookup_cases() {
 		"${INDEX_BUILD_FUNCS[@]}" >"$dir/guest.log" 2>&1 || true
 	[ -s "$dir/run/cases" ] || { tail -n 5 "$dir/guest.log" >&2; return 1; }
 	awk -F '\t' '$1 == "FAIL" { sub(/^[^.]*\./, "", $2); print $2 }' "$dir/run/cases"
-	# What no case sees: the core index derived at load, not sorted
+	# What no case sees: the init symtab split at load, not walked whole
 	if [ ! -s "$dir/run/guest/files/graph" ] ||
-		! core_index_derived "$dir/run/guest/files/graph" >/dev/null; then
-		echo core_index_derived
+		! init_index_split "$dir/run/guest/files/graph" >/dev/null; then
+		echo init_index_split
 	fi
 }
 

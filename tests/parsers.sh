@@ -9,7 +9,7 @@
 # time of one operation (op_us, guest/lib.sh), the index build's time
 # (graph_us, guest/lib.sh), a function_graph trace summed per function
 # (graph_sums, guest/lib.sh, for bench/profile.sh), the index build's
-# calls at a load (core_index_derived, tests/checks/lookup.sh), the /proc/kallsyms lines
+# calls at a load (init_index_split, tests/checks/lookup.sh), the /proc/kallsyms lines
 # and the sprint_symbol() runs made comparable across kernels
 # (kallsyms_lines, sprint_lines, bench/lib.sh) and their table
 # (bench/report.sh).
@@ -128,10 +128,10 @@ main() {
 		graph_us <(grep -v index_kallsyms "$FIX/lookups/graph.trace") index_kallsyms
 	expect "parser: calls and time per function of a function_graph trace" "$FIX/profile/graph.expect" \
 		graph_sums "$FIX/profile/graph.trace"
-	expect "parser: the index build's calls, the core index derived" "$FIX/lookups/derived.expect" \
-		core_index_derived "$FIX/lookups/derived.graph"
-	refuses "parser: the index build's calls, the core symtab sorted too" '2 mod_kallsyms_index\(\), 0 mod_kallsyms_index_core' \
-		core_index_derived "$FIX/lookups/sorted.graph"
+	expect "parser: the index build's calls, the init symtab split" "$FIX/lookups/split.expect" \
+		init_index_split "$FIX/lookups/split.graph"
+	refuses "parser: the index build's calls, the init symtab walked too" '2 index_collect_all\(\), 0 mod_kallsyms_index_init' \
+		init_index_split "$FIX/lookups/walked.graph"
 	expect "parser: /proc/kallsyms lines, text addresses as offsets" "$FIX/lookups/kallsyms.expect" \
 		kallsyms_lines "$FIX/lookups/kallsyms"
 	expect "parser: sprint_symbol() runs, but the last of MOD_DATA" "$FIX/lookups/sprint.expect" \

@@ -73,28 +73,28 @@ t_lookup_e2e_build() {
 
 # The functions of the index build that the second load of the suite
 # runs under the function_graph tracer (scripts/kunit-guest.sh).
-INDEX_BUILD_FUNCS=(index_kallsyms mod_kallsyms_index mod_kallsyms_index_core)
+INDEX_BUILD_FUNCS=(index_kallsyms index_collect_all mod_kallsyms_index_init)
 
-# core_index_derived GRAPH: the load graphed in GRAPH (graph_sums lines
-# of INDEX_BUILD_FUNCS) made one index by a sort (mod_kallsyms_index(),
-# for the init symtab) and derived the core symtab's from it
-# (mod_kallsyms_index_core()), rather than sorting the core symtab too,
-# which gives the same index and so shows in no lookup.
-core_index_derived() {
-	local build sorted derived
+# init_index_split GRAPH: the load graphed in GRAPH (graph_sums lines of
+# INDEX_BUILD_FUNCS) walked one symtab whole (index_collect_all(): the
+# core symtab) and indexed of the init symtab only what the core symtab
+# lacks (mod_kallsyms_index_init()), rather than walking the init symtab
+# too, which gives the same answers and so shows in no lookup.
+init_index_split() {
+	local build walked split
 	build=$(awk '$2 == "index_kallsyms" { print $3 }' "$1")
-	sorted=$(awk '$2 == "mod_kallsyms_index" { print $3 }' "$1")
-	derived=$(awk '$2 == "mod_kallsyms_index_core" { print $3 }' "$1")
-	echo "index build: ${build:-0} index_kallsyms(), ${sorted:-0} mod_kallsyms_index(), ${derived:-0} mod_kallsyms_index_core()"
-	[ "${build:-0}" = 1 ] && [ "${sorted:-0}" = 1 ] && [ "${derived:-0}" = 1 ]
+	walked=$(awk '$2 == "index_collect_all" { print $3 }' "$1")
+	split=$(awk '$2 == "mod_kallsyms_index_init" { print $3 }' "$1")
+	echo "index build: ${build:-0} index_kallsyms(), ${walked:-0} index_collect_all(), ${split:-0} mod_kallsyms_index_init()"
+	[ "${build:-0}" = 1 ] && [ "${walked:-0}" = 1 ] && [ "${split:-0}" = 1 ]
 }
 
 # The suite as a module in the guest, loaded twice (passed_twice,
 # tests/checks/kunit.sh): its own-symtab case
 # compares the index with the scan at every address of the module's init
 # and core memory. The second load runs under the function_graph tracer
-# on the index build: the core index must have been derived
-# (core_index_derived).
+# on the index build: the init symtab's index must have been split
+# (init_index_split).
 t_lookup_kunit_module() {
 	local tree obj=$CACHE/build/$TEST_BASE/e2e-lookup out=$CACHE/test-kunit/lookup-module g rc=0 line
 	tree=$(kind_tree "$TEST_BASE" lookup)
@@ -110,8 +110,8 @@ t_lookup_kunit_module() {
 		return 1
 	fi
 	[ -s "$g/graph" ] || { echo "no graph of the second load"; return 1; }
-	if ! line=$(core_index_derived "$g/graph"); then
-		echo "second load: $line: the core index was not derived"
+	if ! line=$(init_index_split "$g/graph"); then
+		echo "second load: $line: the init symtab was walked whole"
 		return 1
 	fi
 	echo "  second load: $line"
