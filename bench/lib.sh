@@ -105,6 +105,15 @@ variant_kernel() {
 	echo "$sum" >"$dir/variant-sum"
 }
 
+# memory_fact: how the guest's RAM is backed, for facts.md.
+memory_fact() {
+	if [ "${GUEST_PREALLOC:-0}" = 1 ]; then
+		echo "2 GiB, allocated by qemu before the guest starts (-mem-prealloc)"
+	else
+		echo "2 GiB, faulted in by the host as the guest first touches it"
+	fi
+}
+
 # clock_fact: the rate the guest is told its TSC runs at, for facts.md.
 clock_fact() {
 	if [ "${GUEST_CLOCK:-host}" = icount ]; then

@@ -42,6 +42,10 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$TOP/bench/lib.sh"
 
+# Guest RAM allocated by qemu before the guest starts (scripts/run-guest.sh):
+# no host page faults in what the guests time.
+export GUEST_PREALLOC=${GUEST_PREALLOC:-1}
+
 # modules WORK KERNEL N: the module of N functions built against the
 # kernel KERNEL loads (the patched build, or lookup's for the second
 # series, whose struct module differs), in WORK/ko-SET; prints its path.
@@ -203,7 +207,7 @@ main() {
 		echo
 		base_fact "$base"
 		echo "- config: the benchmark's (bench/run.sh): tinyconfig + config/x86_64-bench.config + config/e2e.config, + config/e2e-series.config for the series, + config/e2e-lookup.config for lookup"
-		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(GUEST_CLOCK=$clock accel_fact "$(kernel_dir "${ks[0]}")/arch/x86/boot/bzImage"), 1 vCPU, 2 GiB; host: $(host_fact)"
+		echo "- qemu: $(qemu-system-x86_64 --version | sed -n 1p), accel $(GUEST_CLOCK=$clock accel_fact "$(kernel_dir "${ks[0]}")/arch/x86/boot/bzImage"), 1 vCPU, $(memory_fact); host: $(host_fact)"
 		echo "- module: modsyms_$size (scripts/gen-module.sh bench: $size one-line global functions, each with a __pfx_ symbol and a static data symbol), built against the patched kernel (lookup: against lookup)"
 		echo "- runs: $runs untraced loads (trace_marker before and after insmod), then one load under function_graph; each kernel booted $boots time(s), the kernels one after the other in each round; per function the median of the boots, for insmod the median (min-max) of every untraced load"
 		echo "- date: $(date -u +%Y-%m-%d); commit: $(git -C "$TOP" rev-parse --short HEAD)$(git -C "$TOP" diff --quiet HEAD -- || echo -dirty)"

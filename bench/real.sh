@@ -49,6 +49,10 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$TOP/bench/lib.sh"
 
+# Guest RAM allocated by qemu before the guest starts (scripts/run-guest.sh):
+# no host page faults in what the guests time.
+export GUEST_PREALLOC=${GUEST_PREALLOC:-1}
+
 MODULES="amdgpu nouveau radeon mac80211 cfg80211 kvm kvm_intel kvm_amd btrfs xfs"
 
 # The boot arguments of --debug: those of tests/debug.sh without
@@ -155,7 +159,7 @@ collect() {
 		base_fact "$BASE"
 		config_fact
 		qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" \
-			"$VCPUS vCPU$([ "$VCPUS" = 1 ] || echo s), 2 GiB, -cpu max, no devices"
+			"$VCPUS vCPU$([ "$VCPUS" = 1 ] || echo s), $(memory_fact), -cpu max, no devices"
 		[ "$DEBUG" = 0 ] ||
 			echo "- boot: $CMDLINE (tests/debug.sh's without softlockup_panic=1), hung task timeout 10 s"
 		echo "- modules: built once with the patched kernel, the same .ko files loaded by every kernel; records = entries of the .ko's __mcount_loc, symtab = entries of its .symtab, text = bytes of its executable sections"

@@ -136,7 +136,7 @@ t_lookup_same_as_patched() {
 	kvm) mods=(--sizes "") ;;
 	*) die "t_lookup_same_as_patched: generated or kvm, not '$which'" ;;
 	esac
-	LOCKED=1 "$TOP/bench/run.sh" --base "$TEST_BASE" --kernels "patched lookup" \
+	GUEST_PREALLOC=0 LOCKED=1 "$TOP/bench/run.sh" --base "$TEST_BASE" --kernels "patched lookup" \
 		"${mods[@]}" --runs 1 --out "$out" >"$log" 2>&1 || rc=$?
 	grep -E '^(decision|list|lookup) check' "$log" | sed 's/^/  /'
 	[ $rc -eq 0 ] || { tail -n 20 "$log"; return $rc; }
