@@ -268,7 +268,8 @@ main() {
 		return
 	fi
 	BASE=${1:-7.3}
-	lock_cache
+	# LOCKED=1: the caller holds the cache's lock (as for tests/debug.sh).
+	[ -n "${LOCKED:-}" ] || lock_cache
 	"$TOP/scripts/install-deps.sh"
 	TREE=$(kind_tree "$BASE" mutant)
 	git -C "$TREE" checkout -q --detach series
