@@ -105,6 +105,15 @@ variant_kernel() {
 	echo "$sum" >"$dir/variant-sum"
 }
 
+# prealloc_guests: the benchmark's guests get their RAM allocated by qemu
+# before they start (scripts/run-guest.sh's GUEST_PREALLOC), unless the
+# caller set GUEST_PREALLOC: no host page faults in what they time. Called
+# by the benchmark scripts, not on sourcing, so that the tests that source
+# this file keep their guests as they are.
+prealloc_guests() {
+	export GUEST_PREALLOC=${GUEST_PREALLOC:-1}
+}
+
 # memory_fact: how the guest's RAM is backed, for facts.md.
 memory_fact() {
 	if [ "${GUEST_PREALLOC:-0}" = 1 ]; then

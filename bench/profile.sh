@@ -42,9 +42,7 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$TOP/bench/lib.sh"
 
-# Guest RAM allocated by qemu before the guest starts (scripts/run-guest.sh):
-# no host page faults in what the guests time.
-export GUEST_PREALLOC=${GUEST_PREALLOC:-1}
+prealloc_guests
 
 # modules WORK KERNEL N: the module of N functions built against the
 # kernel KERNEL loads (the patched build, or lookup's for the second

@@ -49,9 +49,7 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$TOP/bench/lib.sh"
 
-# Guest RAM allocated by qemu before the guest starts (scripts/run-guest.sh):
-# no host page faults in what the guests time.
-export GUEST_PREALLOC=${GUEST_PREALLOC:-1}
+prealloc_guests
 
 MODULES="amdgpu nouveau radeon mac80211 cfg80211 kvm kvm_intel kvm_amd btrfs xfs"
 

@@ -56,9 +56,7 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$TOP/bench/lib.sh"
 
-# Guest RAM allocated by qemu before the guest starts (scripts/run-guest.sh):
-# no host page faults in what the guests time.
-export GUEST_PREALLOC=${GUEST_PREALLOC:-1}
+prealloc_guests
 
 # The kernels are the end-to-end test kernels of tests/run.sh (the same
 # build directories: the test command builds the patched one, its full
