@@ -4,37 +4,52 @@
 Usage: bench/index-memory.py [--no-kallsyms-all] [--no-module-unload]
                               [--summary] KO...|-
 
-For each x86_64 (ELF64 little-endian) module file (.ko or .ko.xz), counts from its symtab
-what layout_symtab() of patches/7.3/kallsyms-index counts when the module is
-loaded: the entries add_kallsyms() copies to the core symtab
+For each x86_64 module file (.ko, .ko.xz or .ko.gz), counts from its
+symtab what layout_symtab() of patches/7.3/kallsyms-index counts when the
+module is loaded: the entries add_kallsyms() copies to the core symtab
 (is_core_symbol()) that may_index() takes (defined, named, not a mapping
 symbol, not SHN_LIVEPATCH). When there are at least MOD_KALLSYMS_MIN_INDEX
-of them, the core index reserves 4 bytes each in the module's data, kept
-until the module is unloaded. Prints a tab-separated line per module:
-name, symtab entries, core symtab entries, indexed core symbols, index
-bytes, and the module's core bytes (its core sections, by size and
-alignment, and the core symtab, strtab and typetab, before the page
-rounding of module memory), then the index's share of them. With
---summary, only totals over all the modules: how many get an index, the
-index bytes in all and the share of the core bytes in all, and the
-distribution of the index bytes per module. "-" reads the files' paths
-from standard input, one per line.
+of them, the core index reserves 4 bytes each (slots) at the end of the
+module's data, kept until the module is unloaded; per-cpu symbols get a
+slot too, but are never indexed (their values are not in module memory).
+
+It also lays the module out as the loader does (layout_sections(),
+layout_symtab(): the core sections in the text, rodata, ro_after_init
+and data regions, by flags, in section order, each at its alignment; the
+core symtab, strtab, typetab and index after the data) and rounds each
+region to pages as module_memory_alloc() does: core bytes are what
+/sys/module/NAME/coresize shows, and the index's pages the growth of the
+data region that the index causes (0 or a page or more).
+
+Prints a tab-separated line per module: name, symtab entries, core
+symtab entries, index slots, index bytes, index pages (bytes), core
+bytes, the index bytes' and the index pages' share of the core bytes.
+With --summary, only totals over all the modules, as if all were loaded.
+"-" reads the files' paths from standard input, one per line.
 
 The kernel config decides two things: CONFIG_KALLSYMS_ALL (data and
 per-cpu symbols are copied too; Debian's kernels have it) and
 CONFIG_MODULE_UNLOAD (.exit sections are core memory; Debian's too). A
-livepatch module (modinfo livepatch=Y) copies every entry.
+livepatch module (one with a livepatch modinfo tag) copies every entry.
+Not modelled: CONFIG_MEM_ALLOC_PROFILING's tags section, which the
+loader places outside module memory (counted here as core data), and
+other arches' layout rules.
 
 This is a model of the kernel's rule, read from the module files; the
 benchmark (bench/run.sh) measures the memory of the modules it loads.
 """
 import argparse
+import gzip
 import lzma
+import math
 import os
 import struct
 import sys
 
 SHF_WRITE, SHF_ALLOC, SHF_EXECINSTR = 0x1, 0x2, 0x4
+SHF_RO_AFTER_INIT = 0x00200000  # the kernel's own flag (module.h)
+ET_REL, EM_X86_64 = 1, 62
+PAGE_SIZE = 4096
 SHN_UNDEF, SHN_LIVEPATCH = 0, 0xFF20
 SHT_SYMTAB = 2
 MIN_INDEX = 32  # MOD_KALLSYMS_MIN_INDEX
@@ -44,6 +59,18 @@ SYM_SIZE = 24  # sizeof(Elf64_Sym)
 NOT_LOADED = ("__versions", "__version_ext_crcs", "__version_ext_names",
               ".modinfo")
 PCPU = ".data..percpu"
+# The sections module_mark_ro_after_init() marks (x86_64, whose
+# HAVE_STATIC_CALL_INLINE adds .static_call_sites).
+RO_AFTER_INIT = (".data..ro_after_init", "__jump_table", ".static_call_sites")
+# layout_sections()'s masks (required flags, excluded flags) for the core
+# regions, in its order; ARCH_SHF_SMALL is 0 on x86.
+CORE_MASKS = (
+    ("text", SHF_EXECINSTR | SHF_ALLOC, 0),
+    ("rodata", SHF_ALLOC, SHF_WRITE),
+    ("ro_after_init", SHF_RO_AFTER_INIT | SHF_ALLOC, 0),
+    ("data", SHF_WRITE | SHF_ALLOC, 0),
+    ("data", SHF_ALLOC, 0),
+)
 
 
 def die(msg):
@@ -55,9 +82,17 @@ def cstr(blob, off):
     return blob[off:end if end >= 0 else len(blob)].decode("latin-1")
 
 
+def align(n, a):
+    a = max(a, 1)
+    return (n + a - 1) // a * a
+
+
 def sections(elf):
     if elf[:4] != b"\x7fELF" or elf[4] != 2 or elf[5] != 1:
         raise ValueError("not an ELF64 little-endian file")
+    etype, machine = struct.unpack_from("<HH", elf, 0x10)
+    if etype != ET_REL or machine != EM_X86_64:
+        raise ValueError("not an x86_64 module (relocatable object)")
     shoff, = struct.unpack_from("<Q", elf, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3A)
     secs = []
@@ -78,7 +113,7 @@ def is_livepatch(elf, secs):
     for s in secs:
         if s["name"] == ".modinfo":
             info = elf[s["off"]:s["off"] + s["size"]].split(b"\0")
-            return b"livepatch=Y" in info
+            return any(i.startswith(b"livepatch=") for i in info)
     return False
 
 
@@ -92,7 +127,8 @@ def is_init(name, module_unload):
 
 
 def count(path, kallsyms_all, module_unload):
-    opener = lzma.open if path.endswith(".xz") else open
+    opener = lzma.open if path.endswith(".xz") else \
+        gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
         elf = f.read()
     secs = sections(elf)
@@ -106,6 +142,8 @@ def count(path, kallsyms_all, module_unload):
     for s in secs:
         if s["name"] in NOT_LOADED or s["name"] == PCPU:
             s["flags"] &= ~SHF_ALLOC
+        if s["name"] in RO_AFTER_INIT:
+            s["flags"] |= SHF_RO_AFTER_INIT
 
     def is_core(shndx, st_name):
         if shndx == SHN_UNDEF or shndx >= len(secs) or not st_name:
@@ -133,40 +171,53 @@ def count(path, kallsyms_all, module_unload):
                 not is_mapping_symbol(name):
             indexed += 1
     index = indexed * 4 if indexed >= MIN_INDEX else 0
-    core = 0
-    for s in secs:
-        if s["flags"] & SHF_ALLOC and not is_init(s["name"], module_unload):
-            align = max(s["align"], 1)
-            core = (core + align - 1) // align * align + s["size"]
-    # The core symtab, its strtab and typetab (layout_symtab()), the index.
-    core = (core + 7) // 8 * 8 + ncore * SYM_SIZE + strsize + ncore
-    core = (core + 3) // 4 * 4 + index
-    return nsym, ncore, indexed, index, core
+    regions = {"text": 0, "rodata": 0, "ro_after_init": 0, "data": 0}
+    placed = set()
+    for region, want, exclude in CORE_MASKS:
+        for i, s in enumerate(secs):
+            if i in placed or s["flags"] & want != want or \
+                    s["flags"] & exclude or \
+                    is_init(s["name"], module_unload):
+                continue
+            placed.add(i)
+            regions[region] = align(regions[region], s["align"]) + s["size"]
+    # layout_symtab(): the core symtab, its strtab and typetab, the index.
+    data = align(regions["data"], symsec["align"]) + ncore * SYM_SIZE + \
+        strsize + ncore
+    regions["data"] = align(data, 4) + index if index else data
+    core = sum(align(size, PAGE_SIZE) for size in regions.values())
+    pages = align(regions["data"], PAGE_SIZE) - align(data, PAGE_SIZE)
+    return nsym, ncore, indexed, index, pages, core
+
+
+def nearest_rank(values, f):
+    """The value of rank ceil(f * n) of the sorted VALUES."""
+    return values[max(0, math.ceil(len(values) * f) - 1)] if values else 0
 
 
 def summary(rows):
-    """Totals over all modules, and quantiles of the index per module."""
-    indexed = sorted(r[4] for r in rows if r[4])
-    index = sum(indexed)
-    core = sum(r[5] for r in rows)
-
-    def q(f):
-        return indexed[min(len(indexed) - 1, int(f * len(indexed)))]
-
+    """Totals over all modules, as if all were loaded."""
+    sizes = sorted(r[4] for r in rows if r[4])
+    index = sum(sizes)
+    pages = sum(r[5] for r in rows)
+    core = sum(r[6] for r in rows)
+    small = [b for b in sizes if b < 1024]
     print(f"modules\t{len(rows)}")
-    print(f"with an index (at least {MIN_INDEX} indexed symbols)\t"
-          f"{len(indexed)}")
-    print(f"index bytes in all\t{index}")
-    print(f"core bytes in all\t{core}")
-    print(f"index share of core bytes\t{100.0 * index / core:.2f}%")
-    if indexed:
-        print(f"index bytes per module with one: median\t{q(0.5)}")
-        print(f"index bytes per module with one: 90th percentile\t"
-              f"{q(0.9)}")
-        print(f"index bytes per module with one: largest\t{indexed[-1]}")
-        small = [b for b in indexed if b < 1024]
-        print(f"modules with an index under 1 KiB (fewer than 256 "
-              f"symbols)\t{len(small)}, {sum(small)} bytes in all")
+    print(f"with an index (at least {MIN_INDEX} slots)\t{len(sizes)}")
+    print(f"index bytes in all\t{index} ({100.0 * index / core:.2f}% of "
+          f"the core bytes)")
+    print(f"index pages in all (the data regions' growth)\t{pages} "
+          f"({100.0 * pages / core:.2f}%; "
+          f"{sum(1 for r in rows if r[5])} modules grow by a page or more)")
+    print(f"core bytes in all (page-rounded regions)\t{core}")
+    print(f"index bytes of a module with one: median\t"
+          f"{nearest_rank(sizes, 0.5)}")
+    print(f"index bytes of a module with one: 90th percentile\t"
+          f"{nearest_rank(sizes, 0.9)}")
+    print(f"index bytes of a module with one: largest\t"
+          f"{sizes[-1] if sizes else 0}")
+    print(f"modules with an index under 1 KiB (fewer than 256 slots)\t"
+          f"{len(small)}, {sum(small)} bytes in all")
 
 
 def main():
@@ -178,23 +229,25 @@ def main():
     a = p.parse_args()
     if a.ko == ["-"]:
         a.ko = sys.stdin.read().splitlines()
+    if not a.ko:
+        die("no module files")
     rows = []
     for ko in a.ko:
         try:
-            nsym, ncore, indexed, index, core = count(
-                ko, not a.no_kallsyms_all, not a.no_module_unload)
-        except (OSError, ValueError, struct.error, lzma.LZMAError) as e:
+            row = count(ko, not a.no_kallsyms_all, not a.no_module_unload)
+        except (OSError, ValueError, EOFError, struct.error,
+                lzma.LZMAError) as e:
             die(f"{ko}: {e}")
         name = os.path.basename(ko).split(".ko")[0].replace("-", "_")
-        rows.append((name, nsym, ncore, indexed, index, core))
+        rows.append((name,) + row)
     if a.summary:
         summary(rows)
         return
-    print("module\tsymtab\tcore symtab\tindexed\tindex bytes\tcore bytes\t"
-          "index share")
-    for name, nsym, ncore, indexed, index, core in rows:
-        print(f"{name}\t{nsym}\t{ncore}\t{indexed}\t{index}\t{core}\t"
-              f"{100.0 * index / core:.1f}%")
+    print("module\tsymtab\tcore symtab\tindex slots\tindex bytes\t"
+          "index pages\tcore bytes\tindex bytes share\tindex pages share")
+    for name, nsym, ncore, slots, index, pages, core in rows:
+        print(f"{name}\t{nsym}\t{ncore}\t{slots}\t{index}\t{pages}\t{core}\t"
+              f"{100.0 * index / core:.1f}%\t{100.0 * pages / core:.1f}%")
 
 
 if __name__ == "__main__":

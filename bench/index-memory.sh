@@ -37,6 +37,7 @@ unpack() {
 
 # config_flags CONFIG: bench/index-memory.py's options for a kernel config.
 config_flags() {
+	[ -r "$1" ] || die "no kernel config at $1"
 	grep -qx 'CONFIG_KALLSYMS_ALL=y' "$1" || echo --no-kallsyms-all
 	grep -qx 'CONFIG_MODULE_UNLOAD=y' "$1" || echo --no-module-unload
 }
@@ -45,31 +46,32 @@ config_flags() {
 real_modules() {
 	local m f
 	for m in $REAL; do
-		f=$(find "$1" -name "$m.ko" -o -name "$m.ko.*" | head -n 1)
+		f=$(find "$1" -name "$m.ko" -o -name "$m.ko.*")
 		[ -n "$f" ] || die "no $m.ko in $1"
+		[ "$(wc -l <<<"$f")" -eq 1 ] || die "more than one $m.ko in $1"
 		echo "$f"
 	done
 }
 
 # report BASE PKGS CONFIG MODDIR: DIR/README.md's text.
 report() {
-	local base=$1 pkgs=$2 config=$3 moddir=$4 flags
-	# shellcheck disable=SC2207 # one word per line
-	flags=($(config_flags "$config"))
+	local base=$1 pkgs=$2 config=$3 moddir=$4 flags=() real
+	mapfile -t flags < <(config_flags "$config")
+	[ -r "$config" ] || die "no kernel config at $config"
+	real=$(real_modules "$moddir")
 	echo "# The second series' index: its memory in Debian's modules"
 	echo
 	echo "- packages: $pkgs (base $base)"
 	echo "- config: Debian's ($(grep -E '^CONFIG_(KALLSYMS_ALL|MODULE_UNLOAD|LIVEPATCH)=' "$config" | paste -sd' '))"
-	echo "- method: bench/index-memory.py, from each module file: the core symtab entries add_kallsyms() copies and, of those, the ones the index may hold (may_index()); 4 bytes each where there are at least 32, kept while the module is loaded. Core bytes: the module's core sections, by size and alignment, and its core symtab, strtab and typetab, before module memory is rounded to pages (which the index can cross into a page of its own). A model of the kernel's rule, not a load"
+	echo "- method: bench/index-memory.py, from each module file: the core symtab entries add_kallsyms() copies and, of those, the ones the index reserves a slot for (may_index(); per-cpu symbols get one but are never indexed); 4 bytes each where there are at least 32, kept while the module is loaded (index bytes). The module laid out as the loader does (four core regions, each rounded to pages): core bytes are what /sys/module/NAME/coresize would show, index pages the growth of the data region the index causes. A model of the kernel's rules, not a load: on the benchmark's kvm.ko and modsyms_2000.ko it gives the coresize and its growth that the guests measured"
 	echo "- date: $(date -u +%F); commit: $(git -C "$TOP" rev-parse --short HEAD)$(git -C "$TOP" diff --quiet HEAD || echo -dirty)"
 	echo
 	echo "The modules of bench/real.sh:"
 	echo
-	# shellcheck disable=SC2046 # one path per word
-	"$TOP/bench/index-memory.py" "${flags[@]}" $(real_modules "$moddir") |
+	"$TOP/bench/index-memory.py" "${flags[@]}" - <<<"$real" |
 		awk -F'\t' 'BEGIN { OFS = " | " } { $1 = $1; print "| " $0 " |" } NR == 1 { s = "|"; for (i = 1; i <= NF; i++) s = s (i == 1 ? "---|" : "---:|"); print s }'
 	echo
-	echo "Every module of the package:"
+	echo "Every module of the package, as if all were loaded:"
 	echo
 	find "$moddir" -name '*.ko' -o -name '*.ko.*' | sort |
 		"$TOP/bench/index-memory.py" "${flags[@]}" --summary - |
@@ -106,7 +108,8 @@ main() {
 	done
 	exec 8>&-
 	report "$base" "$pkgs" "$dir/linux-base-$abi-$flavour/usr/lib/modules/$abi-$flavour/config" \
-		"$dir/linux-modules-$abi-$flavour/usr/lib/modules/$abi-$flavour" >"$out/README.md.tmp"
+		"$dir/linux-modules-$abi-$flavour/usr/lib/modules/$abi-$flavour" >"$out/README.md.tmp" ||
+		{ rm -f "$out/README.md.tmp"; die "no report written"; }
 	mv "$out/README.md.tmp" "$out/README.md"
 	cat "$out/README.md"
 }
