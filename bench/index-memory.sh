@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The permanent memory the second series' by-address index would take in
 # a distribution's modules: every module of Debian's linux-modules package
-# of a base, counted from its symtab by bench/index-memory.py with
-# layout_symtab()'s rule, under the config of Debian's kernel.
+# of a base, counted from its symtab and laid out by bench/index-memory.py
+# with the loader's rules, under the config of Debian's kernel.
 #
 # Usage: bench/index-memory.sh [--base BASE] [--flavour FLAVOUR] [--out DIR]
 #   --base     a base of ./bases (default: the mainline one); the binary
@@ -13,7 +13,7 @@
 #              for another)
 #
 # Downloads linux-modules-ABI-FLAVOUR and linux-base-ABI-FLAVOUR (its
-# config) into the cache (about 100 MB), through the project's private apt
+# config) into the cache (about 120 MB), through the project's private apt
 # configuration. Writes DIR/README.md: the facts, the real modules of
 # bench/real.sh one per line, and the totals over every module.
 set -euo pipefail
@@ -37,7 +37,6 @@ unpack() {
 
 # config_flags CONFIG: bench/index-memory.py's options for a kernel config.
 config_flags() {
-	[ -r "$1" ] || die "no kernel config at $1"
 	grep -qx 'CONFIG_KALLSYMS_ALL=y' "$1" || echo --no-kallsyms-all
 	grep -qx 'CONFIG_MODULE_UNLOAD=y' "$1" || echo --no-module-unload
 }
@@ -56,8 +55,8 @@ real_modules() {
 # report BASE PKGS CONFIG MODDIR: DIR/README.md's text.
 report() {
 	local base=$1 pkgs=$2 config=$3 moddir=$4 flags=() real
-	mapfile -t flags < <(config_flags "$config")
 	[ -r "$config" ] || die "no kernel config at $config"
+	mapfile -t flags < <(config_flags "$config")
 	real=$(real_modules "$moddir")
 	echo "# The second series' index: its memory in Debian's modules"
 	echo
