@@ -103,9 +103,9 @@ def sections(elf):
         secs.append(dict(name=name, type=stype, flags=flags, off=off,
                          size=size, link=link, align=align))
     strs = secs[shstrndx]
+    names = elf[strs["off"]:strs["off"] + strs["size"]]
     for s in secs:
-        s["name"] = cstr(elf[strs["off"]:strs["off"] + strs["size"]],
-                         s["name"])
+        s["name"] = cstr(names, s["name"])
     return secs
 
 
