@@ -21,9 +21,10 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=scripts/apt.sh
 . "$TOP/scripts/apt.sh"
-
-# The modules of bench/real.sh, by file name.
-REAL="amdgpu nouveau radeon mac80211 cfg80211 kvm kvm-intel kvm-amd btrfs xfs"
+# shellcheck source=scripts/splat.sh
+. "$TOP/scripts/splat.sh"
+# shellcheck source=bench/lib.sh
+. "$TOP/bench/lib.sh"
 
 # unpack DEB DIR: DEB's files in DIR, unpacked once (DIR appears whole or
 # not at all).
@@ -41,11 +42,12 @@ config_flags() {
 	grep -qx 'CONFIG_MODULE_UNLOAD=y' "$1" || echo --no-module-unload
 }
 
-# real_modules MODDIR: the files of the modules of REAL under MODDIR.
+# real_modules MODDIR: the files of the modules of REAL_MODULES under
+# MODDIR (a module's file name may have - where its name has _).
 real_modules() {
 	local m f
-	for m in $REAL; do
-		f=$(find "$1" -name "$m.ko" -o -name "$m.ko.*")
+	for m in $REAL_MODULES; do
+		f=$(find "$1" -name "${m//_/[-_]}.ko" -o -name "${m//_/[-_]}.ko.*")
 		[ -n "$f" ] || die "no $m.ko in $1"
 		[ "$(wc -l <<<"$f")" -eq 1 ] || die "more than one $m.ko in $1"
 		echo "$f"

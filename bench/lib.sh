@@ -266,6 +266,11 @@ guest_checks() {
 	return $bad
 }
 
+# REAL_MODULES: the real modules of the benchmark (bench/real.sh) and of
+# the index memory count (bench/index-memory.sh), by module name.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+REAL_MODULES="amdgpu nouveau radeon mac80211 cfg80211 kvm kvm_intel kvm_amd btrfs xfs"
+
 # The config fragments of bench/real.sh, on top of tinyconfig.
 # shellcheck disable=SC2034 # used by bench/real.sh and tests/checks/series.sh
 REAL_FRAGS=("$TOP/config/x86_64-bench.config" "$TOP/config/real.config")

@@ -51,7 +51,7 @@ set -euo pipefail
 
 prealloc_guests
 
-MODULES="amdgpu nouveau radeon mac80211 cfg80211 kvm kvm_intel kvm_amd btrfs xfs"
+MODULES=$REAL_MODULES
 
 # The boot arguments of --debug: those of tests/debug.sh without
 # softlockup_panic=1, so that a lockup is reported and the load that
