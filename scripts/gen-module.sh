@@ -6,6 +6,7 @@
 #        scripts/gen-module.sh warn NAME DIR
 #        scripts/gen-module.sh many NAME COUNT DIR
 #        scripts/gen-module.sh symprint NAME DIR
+#        scripts/gen-module.sh odd-callback NAME DIR
 #
 # bench: NFUNCS one-line global functions, each with NDATA (default 1)
 #   static data symbols, split over files of 1,000 functions. With call padding every function
@@ -31,6 +32,14 @@
 #   "TYPE+OFFSET NAME/SIZE [MODULE]@SYMBOL-OFFSET" (TYPE: enum
 #   mod_mem_type; OFFSET from the region's base; "-" where no symbol
 #   names the byte).
+# odd-callback: an ftrace_ops, filtered on the module's own NAME_target(),
+#   whose callback NAME_odd_func starts one byte past a 16-byte boundary
+#   (an odd address; the byte before it is an int3) and counts its calls
+#   in the parameter "calls"; writing the parameter "call" runs
+#   NAME_target(). The ops has FTRACE_OPS_FL_PID, so a write to
+#   set_ftrace_pid patches the call in its trampoline again
+#   (arch_ftrace_update_trampoline()): with the x86 bug of fixes/7.3 that
+#   call becomes a jmp to the int3.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -284,8 +293,100 @@ EOC
 	printf 'obj-m := %s.o\n' "$name" >"$dir/Kbuild"
 }
 
+gen_odd_callback() {
+	local name=$1 dir=$2
+	cat >"$dir/$name.c" <<EOC
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/ftrace.h>
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+static int calls;
+module_param(calls, int, 0444);
+MODULE_PARM_DESC(calls, "how many times the callback ran");
+
+void ${name}_count(unsigned long ip, unsigned long parent_ip,
+		   struct ftrace_ops *op, struct ftrace_regs *fregs);
+void ${name}_odd_func(unsigned long ip, unsigned long parent_ip,
+		      struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+notrace void ${name}_count(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	WRITE_ONCE(calls, READ_ONCE(calls) + 1);
+}
+
+/*
+ * The callback the ops names: at an odd address, one byte past a 16-byte
+ * boundary, it goes on to ${name}_count(). A jmp to its address with bit 0
+ * cleared lands on the int3 before it.
+ */
+asm(".pushsection .text, \"ax\"\n"
+    ".balign 16\n"
+    "int3\n"
+    ".globl ${name}_odd_func\n"
+    ".type ${name}_odd_func, @function\n"
+    "${name}_odd_func:\n"
+    "endbr64\n"
+    "jmp ${name}_count\n"
+    ".size ${name}_odd_func, . - ${name}_odd_func\n"
+    ".popsection\n");
+
+static noinline void ${name}_target(void)
+{
+	WRITE_ONCE(calls, READ_ONCE(calls));
+}
+
+static int ${name}_call_set(const char *val, const struct kernel_param *kp)
+{
+	${name}_target();
+	return 0;
+}
+
+static const struct kernel_param_ops ${name}_call_ops = {
+	.set = ${name}_call_set,
+};
+module_param_cb(call, &${name}_call_ops, NULL, 0200);
+MODULE_PARM_DESC(call, "write anything: run ${name}_target()");
+
+static struct ftrace_ops ${name}_ops = {
+	.func = ${name}_odd_func,
+	.flags = FTRACE_OPS_FL_PID,
+};
+
+static unsigned char ${name}_filter[] = "${name}_target";
+
+static int __init ${name}_init(void)
+{
+	int ret;
+
+	pr_info("${name}: callback at %px\n", ${name}_odd_func);
+	ret = ftrace_set_filter(&${name}_ops, ${name}_filter,
+				sizeof(${name}_filter) - 1, 1);
+	if (ret)
+		return ret;
+	ret = register_ftrace_function(&${name}_ops);
+	if (ret)
+		ftrace_free_filter(&${name}_ops);
+	return ret;
+}
+module_init(${name}_init);
+
+static void __exit ${name}_exit(void)
+{
+	unregister_ftrace_function(&${name}_ops);
+	ftrace_free_filter(&${name}_ops);
+}
+module_exit(${name}_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ftrace-modsyms check: an ftrace callback at an odd address");
+EOC
+	printf 'obj-m := %s.o\n' "$name" >"$dir/Kbuild"
+}
+
 main() {
-	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first] | warn NAME DIR | many NAME COUNT DIR | symprint NAME DIR"
+	[ $# -ge 1 ] || die "usage: $0 bench NAME NFUNCS DIR [NDATA] | weak NAME DIR [--live-first] | warn NAME DIR | many NAME COUNT DIR | symprint NAME DIR | odd-callback NAME DIR"
 	local kind=$1
 	shift
 	case $kind in
@@ -314,7 +415,11 @@ main() {
 		[ $# -eq 2 ] || die "usage: $0 symprint NAME DIR"
 		mkdir -p "$2" && gen_symprint "$1" "$2"
 		;;
-	*) die "unknown module kind '$kind' (bench, weak, warn, many or symprint)" ;;
+	odd-callback)
+		[ $# -eq 2 ] || die "usage: $0 odd-callback NAME DIR"
+		mkdir -p "$2" && gen_odd_callback "$1" "$2"
+		;;
+	*) die "unknown module kind '$kind' (bench, weak, warn, many, symprint or odd-callback)" ;;
 	esac
 }
 

@@ -189,16 +189,24 @@ lock_cache() {
 # shellcheck disable=SC2034 # used by scripts/make-tree.sh and the benchmarks
 LOOKUP_SERIES=kallsyms-index
 
+# fix_dir: the directory of the fix for a stock x86 crash (fixes/MAINLINE:
+# the patch, a series file, and in "bases" the bases it applies to).
+fix_dir() {
+	echo "$TOP/fixes/$(mainline_base)"
+}
+
 # kind_ref KIND: the git ref of the work tree a kernel KIND is built from:
 # stock is the base as Debian ships it, patched the series on top (a
 # mutant too, with its change applied to its own tree), lookup the second
-# series on top of the first (in the work tree of the same name).
+# series on top of the first (in the work tree of the same name), fix the
+# base with the patches of fix_dir and nothing else (likewise).
 kind_ref() {
 	case $1 in
 	stock) echo base ;;
 	patched | mutant) echo series ;;
 	lookup) echo lookup ;;
-	*) die "unknown kernel kind '$1' (stock, patched, lookup or mutant)" ;;
+	fix) echo fix ;;
+	*) die "unknown kernel kind '$1' (stock, patched, lookup, fix or mutant)" ;;
 	esac
 }
 

@@ -12,6 +12,8 @@
 #   stays up to date, and a second run rebuilds nothing.
 #   NAME "lookup" is the tree of the second series: branch "lookup" holds
 #   the series + patches/BASE/$LOOKUP_SERIES (scripts/lib.sh).
+#   NAME "fix" is the tree of the stock x86 fix: branch "fix" holds the
+#   base + the patches of fixes/MAINLINE (fix_dir, scripts/lib.sh).
 #   FTRACE_MODSYMS_PATCHES=DIR takes the series from DIR/BASE (tests).
 #   FTRACE_MODSYMS_TREES=DIR makes the work tree in DIR/BASE/src, from a
 #   repository of its own (DIR/BASE/repo, a shared clone of the import),
@@ -116,6 +118,23 @@ apply_lookup() {
 	git -C "$tree" config "$key" "$sum"
 }
 
+# apply_fix TREE: branch "fix" of TREE, the base + the patches of
+# fix_dir (scripts/lib.sh), made again when they changed.
+apply_fix() {
+	local tree=$1 dir sum key=ftrace-modsyms.fix-sum
+	dir=$(fix_dir)
+	sum=$(series_sum "$dir")
+	if [ "$(git -C "$tree" config --get "$key" || true)" = "$sum" ] &&
+		git -C "$tree" rev-parse -q --verify fix >/dev/null; then
+		return 0
+	fi
+	git -C "$tree" config --unset "$key" || true
+	git -C "$tree" checkout -q --detach base
+	am_all "$tree" "$dir" "fixes/$(basename "$dir")/" "the base"
+	git -C "$tree" branch -q -f fix HEAD
+	git -C "$tree" config "$key" "$sum"
+}
+
 main() {
 	[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 BASE [NAME]"
 	local base=$1 name=${2:-src} repo tree trees dir
@@ -150,7 +169,10 @@ main() {
 	if [ "$name" != src ]; then
 		tree=$trees/$base/$name
 		worktree "$repo" "$tree" series
-		[ "$name" != lookup ] || apply_lookup "$base" "$tree"
+		case $name in
+		lookup) apply_lookup "$base" "$tree" ;;
+		fix) apply_fix "$tree" ;;
+		esac
 	fi
 	printf '%s\n' "$tree"
 }

@@ -144,15 +144,21 @@ t_lookup_inline() {
 # CONFIG_BUG, kvm.ko, the trace-printk sample, KUnit); the patched one also
 # has what the series adds, as modules (config/e2e-series.config). Every
 # boot of the quick tier but the debug one boots the patched kernel; the
-# stock one is in the full tier.
+# stock one is in the full tier, and so is the fix kernel (KIND fix: the
+# base with the stock x86 fix of fixes/MAINLINE only, the stock config;
+# tests/checks/fix.sh).
 # As distributions build them, functions are aligned: the tracer callbacks
 # (function_trace_call(), ftrace_ops_list_func()) sit at even addresses,
-# so the jmp bug of fixes/7.3 cannot strike (the check shows where they are).
+# so the jmp bug of fixes/7.3 cannot strike them (the check shows where
+# they are); tests/checks/fix.sh shows it with a test module's callback.
 t_e2e_build() {
 	local kind=$1 tree ref obj=$CACHE/build/$TEST_BASE/e2e-$1 frags=("$FRAG" "$TOP/config/e2e.config") f a
 	tree=$(kind_tree "$TEST_BASE" "$kind")
 	ref=$(kind_ref "$kind")
-	[ "$kind" = stock ] || frags+=("$TOP/config/e2e-series.config")
+	case $kind in
+	stock | fix) ;;
+	*) frags+=("$TOP/config/e2e-series.config") ;;
+	esac
 	"$TOP/scripts/build-kernel.sh" "$tree" "$ref" "$obj" "${frags[@]}"
 	echo "  $kind kernel ($ref): $(find "$obj" -name '*.ko' -printf '%f\n' | sort | paste -sd' ')"
 	for f in function_trace_call ftrace_ops_list_func; do

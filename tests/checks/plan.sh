@@ -31,8 +31,10 @@
 # debug-patched-MODEL (the debug quick subset), the objects of bisect (one
 # build per patch) and of six matrix cells. The full tier adds e2e-stock,
 # matrix-ppc64le-modules (a whole ppc64le tinyconfig kernel and its
-# modules, for modpost: 609 s cold, so not in the quick tier), and for
-# the mainline base kmsan-stock and kmsan-patched (clang-19).
+# modules, for modpost: 609 s cold, so not in the quick tier), for
+# the mainline base kmsan-stock and kmsan-patched (clang-19), and for
+# each base of fixes/MAINLINE/bases e2e-fix (the base with the x86 fix
+# only, the stock e2e config).
 
 # plan_base BASE TIER: every check of one base; TIER is the tier of the
 # checks the quick tier does not keep for that base.
@@ -149,6 +151,17 @@ plan_lookup() {
 	def "$b:lookup:kunit-x86_64" full "$b:lookup:git-am" "second series: KUnit built in, kunit.py run --arch=x86_64" t_lookup_kunit_builtin
 }
 
+# plan_fix BASE: the stock x86 crash of fixes/MAINLINE on the stock e2e
+# kernel and its absence with the fix (full tier: one kernel more, which
+# ccache mostly takes from the stock one).
+plan_fix() {
+	local b=$1
+	def "$b:fix:build" full "$b:series:git-am" "end-to-end kernel, stock + the x86 fix of fixes/" t_e2e_build fix
+	def "$b:fix:module" full "$b:build:e2e-stock" "x86 fix: the module with a callback at an odd address" t_fix_module
+	def "$b:fix:stock-crashes" full "$b:fix:module" "x86 fix: stock oopses when the trampoline's call of an odd callback is patched again" t_fix_stock_crashes
+	def "$b:fix:fixed-runs" full "$b:fix:module $b:fix:build" "x86 fix: with the fix the odd callback is called, nothing reported" t_fix_fixed_runs
+}
+
 plan() {
 	local b mainline
 	mainline=$(mainline_base)
@@ -167,4 +180,7 @@ plan() {
 	def "$mainline:series:checkpatch-6.12" quick "$mainline:series:git-am 6.12:fetch:source" \
 		"checkpatch --strict of 6.12, for the Assisted-by form" t_checkpatch_612
 	plan_lookup "$mainline"
+	while read -r b; do
+		plan_fix "$b"
+	done < <(fix_bases)
 }
