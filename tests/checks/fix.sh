@@ -16,6 +16,16 @@ fix_test_dir() {
 	echo "$CACHE/test-fix/$TEST_BASE"
 }
 
+# The fix passes checkpatch --strict of the base's own tree (a patch of
+# the product: it is sent on its own, to x86 and ftrace maintainers).
+t_fix_checkpatch() {
+	local tree
+	tree=$("$TOP/scripts/make-tree.sh" "$TEST_BASE")
+	git -C "$tree" checkout -q series
+	(cd "$tree" && checkpatch_all "$(fix_dir)" ./scripts/checkpatch.pl)
+	echo "  $(grep -vc '^#' "$(fix_dir)/series") patch of $(fix_dir | sed "s|^$TOP/||"), with scripts/checkpatch.pl --strict --no-signoff --codespell of the $TEST_BASE tree"
+}
+
 # The module, built against the stock end-to-end kernel (the fix kernel
 # has the same config and exports, so it loads there too).
 t_fix_module() {

@@ -156,6 +156,7 @@ plan_lookup() {
 # ccache mostly takes from the stock one).
 plan_fix() {
 	local b=$1
+	def "$b:fix:checkpatch" full "$b:series:git-am" "x86 fix: checkpatch --strict (the base's checkpatch.pl)" t_fix_checkpatch
 	def "$b:fix:build" full "$b:series:git-am" "end-to-end kernel, stock + the x86 fix of fixes/" t_e2e_build fix
 	def "$b:fix:module" full "$b:build:e2e-stock" "x86 fix: the module with a callback at an odd address" t_fix_module
 	def "$b:fix:stock-crashes" full "$b:fix:module" "x86 fix: stock oopses when the trampoline's call of an odd callback is patched again" t_fix_stock_crashes
