@@ -22,7 +22,6 @@ echo 1 >"$P/call" || exit 1
 step first
 echo $$ >"$TRACING/set_ftrace_pid" || exit 1
 echo >"$TRACING/set_ftrace_pid" || exit 1
-step repatched
 echo 1 >"$P/call" || exit 1
 step second
 rmmod odd_callback || exit 1

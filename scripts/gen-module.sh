@@ -333,6 +333,7 @@ asm(".pushsection .text, \"ax\"\n"
     ".size ${name}_odd_func, . - ${name}_odd_func\n"
     ".popsection\n");
 
+/* A store the compiler keeps: the function and its call stay. */
 static noinline void ${name}_target(void)
 {
 	WRITE_ONCE(calls, READ_ONCE(calls));
