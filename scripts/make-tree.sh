@@ -100,39 +100,41 @@ apply_series() {
 	git -C "$tree" config ftrace-modsyms.series-sum "$sum"
 }
 
-# apply_lookup BASE TREE: branch "lookup" of TREE, the series + the second
-# series (patches/BASE/$LOOKUP_SERIES), made again when either changed.
-apply_lookup() {
-	local base=$1 tree=$2 dir sum key=ftrace-modsyms.lookup-sum
-	dir=${FTRACE_MODSYMS_PATCHES:-$TOP/patches}/$base/$LOOKUP_SERIES
-	[ -d "$dir" ] || die "base $base has no second series ($dir)"
-	sum="$(git -C "$tree" rev-parse series)-$(series_sum "$dir")"
+# patch_branch TREE NAME START DIR SUM PREFIX WHERE: branch NAME of TREE,
+# START + every patch of DIR/series (am_all, which names a patch that does
+# not apply as PREFIX+file on WHERE), made again unless SUM is the one it
+# was made for.
+patch_branch() {
+	local tree=$1 name=$2 start=$3 dir=$4 sum=$5 key=ftrace-modsyms.$2-sum
 	if [ "$(git -C "$tree" config --get "$key" || true)" = "$sum" ] &&
-		git -C "$tree" rev-parse -q --verify lookup >/dev/null; then
+		git -C "$tree" rev-parse -q --verify "$name" >/dev/null; then
 		return 0
 	fi
 	git -C "$tree" config --unset "$key" || true
-	git -C "$tree" checkout -q --detach series
-	am_all "$tree" "$dir" "$LOOKUP_SERIES/" "the series of $base"
-	git -C "$tree" branch -q -f lookup HEAD
+	git -C "$tree" checkout -q --detach "$start"
+	am_all "$tree" "$dir" "$6" "$7"
+	git -C "$tree" branch -q -f "$name" HEAD
 	git -C "$tree" config "$key" "$sum"
+}
+
+# apply_lookup BASE TREE: branch "lookup" of TREE, the series + the second
+# series (patches/BASE/$LOOKUP_SERIES), made again when either changed.
+apply_lookup() {
+	local base=$1 tree=$2 dir
+	dir=${FTRACE_MODSYMS_PATCHES:-$TOP/patches}/$base/$LOOKUP_SERIES
+	[ -d "$dir" ] || die "base $base has no second series ($dir)"
+	patch_branch "$tree" lookup series "$dir" \
+		"$(git -C "$tree" rev-parse series)-$(series_sum "$dir")" \
+		"$LOOKUP_SERIES/" "the series of $base"
 }
 
 # apply_fix TREE: branch "fix" of TREE, the base + the patches of
 # fix_dir (scripts/lib.sh), made again when they changed.
 apply_fix() {
-	local tree=$1 dir sum key=ftrace-modsyms.fix-sum
+	local tree=$1 dir
 	dir=$(fix_dir)
-	sum=$(series_sum "$dir")
-	if [ "$(git -C "$tree" config --get "$key" || true)" = "$sum" ] &&
-		git -C "$tree" rev-parse -q --verify fix >/dev/null; then
-		return 0
-	fi
-	git -C "$tree" config --unset "$key" || true
-	git -C "$tree" checkout -q --detach base
-	am_all "$tree" "$dir" "fixes/$(basename "$dir")/" "the base"
-	git -C "$tree" branch -q -f fix HEAD
-	git -C "$tree" config "$key" "$sum"
+	patch_branch "$tree" fix base "$dir" "$(series_sum "$dir")" \
+		"fixes/$(basename "$dir")/" "the base"
 }
 
 main() {
