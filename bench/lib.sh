@@ -37,7 +37,7 @@ check_variants() {
 	local base=$1 v
 	shift
 	for v in "$@"; do
-		variants "$base" | grep -qx -- "$v" || die "--variants: no bench/variant-$v.patch for base $base"
+		variants "$base" | grep -x -- "$v" >/dev/null || die "--variants: no bench/variant-$v.patch for base $base"
 	done
 }
 
@@ -257,7 +257,7 @@ guest_checks() {
 		echo "clock check: $k: the guest's clock is not the TSC, its times are in jiffies"
 		bad=1
 	fi
-	if splats "$files/dmesg-control" | grep -q warn_control; then
+	if splats "$files/dmesg-control" | grep warn_control >/dev/null; then
 		echo "warning control: $k: the control module's WARN is seen"
 	else
 		echo "warning control: $k: the control module's WARN was NOT seen"
