@@ -270,13 +270,15 @@ same_lookups() {
 # the records a ":mod:" filter takes (the records not disabled); no kernel
 # may WARN, and each must show the control module's WARN (loaded last).
 # The variants that decide nothing (floor, walk: every record valid) are
-# only timed, and must warn: kvm.ko's dead weak call sites are then valid
-# records that no lookup names.
+# only timed, and must warn where kvm.ko was loaded: its dead weak call
+# sites are then valid records that no lookup names (the generated
+# modules have none; without kvm.ko, what they report is only printed).
 compare_lists() {
-	local work=$1 name k bad=0 exact=()
+	local work=$1 name k bad=0 exact=() inexact=reported
+	if grep -qx 'kvm.ko' "$work/modules.list"; then inexact=warns; fi
 	for k in "${KERNELS[@]}"; do
 		case $k in
-		floor | walk) guest_checks "$work/guest-$k/files" "$k" warns || bad=1 ;;
+		floor | walk) guest_checks "$work/guest-$k/files" "$k" "$inexact" || bad=1 ;;
 		*) exact+=("$k"); guest_checks "$work/guest-$k/files" "$k" || bad=1 ;;
 		esac
 	done
