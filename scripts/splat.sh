@@ -29,9 +29,11 @@ kernel_warned() {
 
 # splat_in_boot CONSOLE: " during boot" when a splat comes before the
 # guest's test script started (guest/init prints GUEST-START).
+# awk reads the file itself: it may stop early, which would cut a writer
+# before it off with SIGPIPE and fail the caller under pipefail.
 splat_in_boot() {
-	tr -d '\r' <"$1" | awk -v re="$SPLAT_RE" '/GUEST-START/ { exit } $0 ~ re { found = 1; exit }
-		END { if (found) print " during boot, before the test" }'
+	awk -v re="$SPLAT_RE" '{ gsub(/\r/, "") } /GUEST-START/ { exit } $0 ~ re { found = 1; exit }
+		END { if (found) print " during boot, before the test" }' "$1"
 }
 
 # boot_verdict DIR: "pass" when the guest run in DIR (scripts/run-guest.sh:

@@ -51,6 +51,21 @@ expect() {
 	fi
 }
 
+# long_console FILE: a console whose test started early and went on for
+# more than a pipe buffer, with a WARNING at its end: after the boot.
+long_console() {
+	local i
+	{
+		echo 'Linux version 7.3.0 (fixture)'
+		echo 'GUEST-START'
+		for ((i = 0; i < 2000; i++)); do
+			echo "[    1.000000] line $i of a test that prints more than a pipe buffer"
+		done
+		echo '[    9.000000] WARNING: CPU: 0 PID: 1 at lib/fixture.c:1 fixture+0x0/0x10'
+		echo 'GUEST-DONE rc=0'
+	} >"$1"
+}
+
 # set_verdicts DIR: the verdict and files of each scenario of the set run
 # in DIR, once split_boot has made it into one run per scenario.
 set_verdicts() {
@@ -97,7 +112,7 @@ lookup_report() {
 }
 
 main() {
-	local d
+	local d long
 	expect "parser: KUnit cases from kunit.py json" "$FIX/kunit/expect" \
 		"$TOP/scripts/kunit-cases.py" "$FIX/kunit/results.json"
 	refuses "parser: KUnit json with no case" 'no KUnit case' \
@@ -113,6 +128,11 @@ main() {
 	for d in pass warn noend hang failed early; do
 		expect "parser: boot verdict, $d" "$FIX/boot/$d/expect" boot_verdict "$FIX/boot/$d"
 	done
+	long=$(mktemp)
+	long_console "$long"
+	expect "parser: a splat after the test started, in a console longer than a pipe buffer, is not one during boot" \
+		/dev/null splat_in_boot "$long"
+	rm -f "$long"
 	expect "parser: a run of several scenarios, split into one per scenario" "$FIX/boot/set/expect" set_verdicts "$FIX/boot/set"
 	expect "parser: KMSAN reports, with the variable and frame they name" "$FIX/kmsan/expect" \
 		kmsan_reports "$FIX/kmsan/stock-console.log"

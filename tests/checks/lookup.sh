@@ -177,7 +177,7 @@ t_lookup_matrix() {
 		echo "  KUnit suite module_kallsyms_kunit.c built in"
 	fi
 	[ ! -e "$obj/kernel/module/kallsyms.o" ] ||
-		! nm "$obj/kernel/module/kallsyms.o" | grep -q ' T index_kallsyms$' || have=yes
+		! nm "$obj/kernel/module/kallsyms.o" | grep ' T index_kallsyms$' >/dev/null || have=yes
 	[ "$have" = "$want" ] || { echo "by-address index compiled in: $have, expected $want"; return 1; }
 	echo "  by-address index compiled in: $have, as expected"
 }
