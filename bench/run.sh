@@ -275,7 +275,7 @@ same_lookups() {
 # modules have none; without kvm.ko, what they report is only printed).
 compare_lists() {
 	local work=$1 name k bad=0 exact=() inexact=reported
-	if grep -qx 'kvm.ko' "$work/modules.list"; then inexact=warns; fi
+	[ "$KVM" -eq 0 ] || inexact=warns
 	for k in "${KERNELS[@]}"; do
 		case $k in
 		floor | walk) guest_checks "$work/guest-$k/files" "$k" "$inexact" || bad=1 ;;
@@ -296,16 +296,14 @@ compare_lists() {
 	return $bad
 }
 
-# modules_fact WORK: what the facts say of the modules the run loaded:
-# the generated ones, kvm.ko, or both.
+# modules_fact: what the facts say of the modules the run loaded (SIZES,
+# KVM): the generated ones, kvm.ko, or both.
 modules_fact() {
 	local gen="" kvm=""
-	if grep -q '^modsyms_' "$1/modules.list"; then
+	[ -z "$SIZES" ] ||
 		gen="generated, N one-line global functions, each with a __pfx_ symbol and a static data symbol"
-	fi
-	if grep -qx 'kvm.ko' "$1/modules.list"; then
+	[ "$KVM" -eq 0 ] ||
 		kvm="kvm.ko (functions: the lines it adds to available_filter_functions), with irqbypass.ko loaded first"
-	fi
 	echo "$gen${gen:+${kvm:+, and }}$kvm"
 }
 
@@ -349,7 +347,7 @@ collect() {
 		base_fact "$BASE"
 		echo "- config: tinyconfig + config/x86_64-bench.config (x86_64, -O2, CONFIG_BUG, DYNAMIC_FTRACE, IBT: FTRACE_MCOUNT_MAX_OFFSET=4, CALL_PADDING: __pfx_ symbols, KALLSYMS_ALL, MODULES) + config/e2e.config (KUnit, kvm, samples); patched and the variants + config/e2e-series.config (the series' KUnit suite and sample as modules), gcc $(gcc -dumpfullversion)"
 		qemu_fact "$(kernel_dir patched)/arch/x86/boot/bzImage" "$work/guest-patched/files/dmesg" "1 vCPU, $(memory_fact)"
-		echo "- modules: $(modules_fact "$work"); built against the patched kernel and loaded by every kernel but lookup, which loads the same sources built against it (its struct module differs)"
+		echo "- modules: $(modules_fact); built against the patched kernel and loaded by every kernel but lookup, which loads the same sources built against it (its struct module differs)"
 		[ ! -s "$out/lookups.tsv" ] ||
 			echo "- lookups (stock, patched and lookup, round 1): each module loaded once more with modsyms_tiny.ko (1 function), then timed (trace_marker before and after): reading available_filter_functions (read); writing to set_ftrace_filter the glob NAME_fn_* (kvm: kvm_*) (glob), *:mod:NAME (mod), *:mod:modsyms_tiny (mod-tiny); defining a kprobe event on NAME:NAME_fn_(N/2) (kvm: the middle function of its list) (kprobe, registered disabled); $RUNS times each, once for a module only timed; on lookup, after them, the index build: index_kallsyms() in $RUNS more loads (once for a module only timed), the function_graph tracer on it alone (build), and its median over patched's insmod median; memory: /sys/module/NAME/coresize and initsize, and NAME's lines in /proc/kallsyms; compared across the three kernels: the filters, set_ftrace_notrace and set_graph_function after the glob, the module's lines in /proc/kallsyms (in order), available_filter_functions_addrs, enabled_functions (function tracer on *:mod:NAME) and touched_functions, addresses as offsets; for kvm.ko and the modules of at most 2,000 functions, sprint_symbol() of every byte of the module's core memory (symprint.ko; but the last run of MOD_DATA, where the index is reserved, and kvm.ko's read-only data)"
 		echo "- runs: $RUNS loads per module and kernel in each boot; $(rounds_fact); no tracer active; insmod = trace_marker before and after insmod; enable, init = kprobe/kretprobe on ftrace_module_enable(), ftrace_module_init(); times in the trace clock (us); index = the bytes_req of the kmem:kmalloc events called from ftrace_mod_syms_build() (the first attempt of its kvzalloc()) by the insmod task, traced only inside ftrace_module_enable() by event triggers on the kprobes; all these kprobes are int3 ones (kernel/trace/ has no fentry), so no ftrace_ops is registered during the loads"
