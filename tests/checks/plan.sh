@@ -31,7 +31,7 @@
 # debug-patched-MODEL (the debug quick subset), the objects of bisect (one
 # build per patch) and of six matrix cells. The full tier adds e2e-stock,
 # matrix-ppc64le-modules (a whole ppc64le tinyconfig kernel and its
-# modules, for modpost: 609 s cold, so not in the quick tier), for
+# modules, for modpost: 537 s cold on 7.3, so not in the quick tier), for
 # the mainline base kmsan-stock and kmsan-patched (clang-19), and for
 # each base of fixes/MAINLINE/bases e2e-fix (the base with the x86 fix
 # only, the stock e2e config).
